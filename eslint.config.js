@@ -1,0 +1,30 @@
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/generated/**', '**/.data/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-syntax': ['error', { selector: "MemberExpression[object.name='process'][property.name='env']", message: 'Read the environment in @vp/config only.' }],
+    },
+  },
+  {
+    files: ['packages/config/**', 'scripts/**', '**/*.test.ts', 'packages/testing/**', 'bench/**'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+  {
+    // Workflow code must stay deterministic and bundleable: no Node built-ins, no database.
+    files: ['packages/workflows/src/**/*.ts'],
+    ignores: ['packages/workflows/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['node:*'], message: 'Workflow code may not use Node built-ins.' },
+          { group: ['@prisma/*', '@vp/db', '@vp/db/*', 'pg'], message: 'Workflow code may not touch the database.' },
+          { regex: '^(fs|path|os|crypto|http|https|net|child_process|stream|url|util|worker_threads|dns|zlib)(/.*)?$', message: 'Workflow code may not use Node built-ins.' },
+        ],
+      }],
+    },
+  },
+);

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+
+const flag = (fallback: boolean) =>
+  z.enum(['true', 'false', '1', '0']).optional().transform((v) => (v === undefined ? fallback : v === 'true' || v === '1'));
+const int = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
+const optional = z.string().min(1).optional();
+
+/**
+ * Every environment variable the service reads, parsed once per process.
+ * `.env.example` lists the same names; nothing else reads `process.env`.
+ */
+const Env = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+
+  // Unset: the dev launcher runs embedded PostgreSQL and Temporal and fills these in.
+  DATABASE_URL: optional,
+  TEMPORAL_ADDRESS: optional,
+  TEMPORAL_NAMESPACE: z.string().default('default'),
+  TEMPORAL_TASK_QUEUE_PREFIX: z.string().default(''),
+  TEMPORAL_CLI_PATH: optional,
+  DATA_DIR: z.string().default('.data'),
+
+  HOST: z.string().default('0.0.0.0'),
+  PORT: int(3000),
+  BASE_URL: z.url().default('http://localhost:3000'),
+  APP_URL: z.url().optional(),
+  BODY_LIMIT_BYTES: int(8 * 1024 * 1024),
+
+  // Server switches (spec: 503 `disabled`).
+  PITCHES_ENABLED: flag(true),
+  WEBHOOKS_ENABLED: flag(true),
+  LINKS_ENABLED: flag(true),
+
+  // Signing and encryption keys. Development defaults are refused in production.
+  LINK_SIGNING_SECRET: z.string().min(32).default('dev-link-signing-secret-change-me-please-0000'),
+  URL_SIGNING_SECRET: z.string().min(32).default('dev-url-signing-secret-change-me-please-00000'),
+  WEBHOOK_SECRET_KEY: z.string().min(32).default('dev-webhook-secret-key-change-me-please-00000'),
+});
+
+export type Config = ReturnType<typeof loadConfig>;
+
+const DEV_SECRET = /^dev-.*-change-me-please/;
+
+export function loadConfig(env: Record<string, string | undefined> = process.env) {
+  const parsed = Env.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (e.NODE_ENV === 'production') {
+    const weak = (['LINK_SIGNING_SECRET', 'URL_SIGNING_SECRET', 'WEBHOOK_SECRET_KEY'] as const).filter((k) => DEV_SECRET.test(e[k]));
+    if (weak.length) throw new Error(`Invalid environment: set ${weak.join(', ')} in production`);
+  }
+  return {
+    env: e.NODE_ENV,
+    logLevel: e.LOG_LEVEL,
+    databaseUrl: e.DATABASE_URL,
+    temporal: {
+      address: e.TEMPORAL_ADDRESS,
+      namespace: e.TEMPORAL_NAMESPACE,
+      taskQueuePrefix: e.TEMPORAL_TASK_QUEUE_PREFIX,
+      cliPath: e.TEMPORAL_CLI_PATH,
+    },
+    dataDir: e.DATA_DIR,
+    http: { host: e.HOST, port: e.PORT, bodyLimitBytes: e.BODY_LIMIT_BYTES },
+    baseUrl: e.BASE_URL.replace(/\/$/, ''),
+    appUrl: (e.APP_URL ?? e.BASE_URL).replace(/\/$/, ''),
+    switches: { pitches: e.PITCHES_ENABLED, webhooks: e.WEBHOOKS_ENABLED, links: e.LINKS_ENABLED },
+    secrets: { links: e.LINK_SIGNING_SECRET, urls: e.URL_SIGNING_SECRET, webhookKey: e.WEBHOOK_SECRET_KEY },
+  };
+}
+
+/** For processes that cannot run without a database (everything but the dev launcher). */
+export function requireDatabaseUrl(config: Config): string {
+  if (!config.databaseUrl) throw new Error('DATABASE_URL is not set (run `pnpm dev` to start embedded services)');
+  return config.databaseUrl;
+}

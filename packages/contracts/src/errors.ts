@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+export const ERROR_CODES = [
+  'not_api_key', 'credits', 'api_key_scope', 'api_key_missing_scope', 'forbidden', 'revoked', 'not_found',
+  'stage', 'stale', 'revisions', 'endpoint_disabled', 'wrong_server', 'limit', 'expired', 'rate_limited', 'cap',
+  'disabled', 'unauthorized', 'invalid_request', 'payload_too_large', 'unsupported_media_type',
+  'method_not_allowed', 'internal',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const ValidationIssue = z
+  .object({ path: z.string(), message: z.string() })
+  .meta({ id: 'ValidationIssue' });
+
+/** Every non-2xx body. */
+export const ErrorBody = z
+  .object({
+    error: z.string(),
+    code: z.string().optional(),
+    issues: z.array(ValidationIssue).optional(),
+  })
+  .meta({ id: 'Error' });
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** Thrown anywhere behind the gateway; rendered as `{ error, code }` with its status. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 402 | 403 | 404 | 405 | 409 | 410 | 413 | 415 | 429 | 500 | 503,
+    message: string,
+    readonly code?: ErrorCode,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}

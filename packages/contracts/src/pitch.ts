@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+export const Shot = z
+  .object({
+    index: z.int().min(0),
+    title: z.string().min(1).max(120),
+    durationMs: z.int().min(500).max(60_000),
+    beat: z.string().max(200).nullable().default(null),
+    visual: z.string().min(1).max(2000),
+    text: z.string().max(500).nullable().default(null),
+    voiceover: z.string().max(1000).nullable().default(null),
+    mediaIds: z.array(z.string()).default([]),
+    codePaths: z.array(z.string()).default([]),
+  })
+  .meta({ id: 'Shot' });
+export type Shot = z.infer<typeof Shot>;
+
+export const Pitch = z
+  .object({
+    version: z.int().min(1),
+    verdict: z.enum(['video', 'skip']).default('video'),
+    verdictReason: z.string().max(1000).nullable().default(null),
+    title: z.string().min(1).max(160),
+    summary: z.string().min(1).max(2000),
+    shots: z.array(Shot).min(1).max(24),
+    music: z.string().max(500).nullable().default(null),
+    estimatedCredits: z.int().min(0),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Pitch' });
+export type Pitch = z.infer<typeof Pitch>;
+
+/** A video costs 1 credit per started second of its length. */
+export function creditsFor(durationMs: number): number {
+  return Math.ceil(durationMs / 1000);
+}

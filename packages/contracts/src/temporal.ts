@@ -1,0 +1,20 @@
+/** Task queues and workflow ids shared by the gateway (client side) and the workers. */
+export const TASK_QUEUES = {
+  productions: 'productions',
+  webhooks: 'webhooks',
+  keys: 'key-requests',
+  render: 'render',
+} as const;
+export type TaskQueueName = keyof typeof TASK_QUEUES;
+
+/** A prefix lets several test files share one Temporal server without sharing queues. */
+export function taskQueue(name: TaskQueueName, prefix = ''): string {
+  return prefix ? `${prefix}-${TASK_QUEUES[name]}` : TASK_QUEUES[name];
+}
+
+export const workflowIds = {
+  production: (productionId: string) => `production-${productionId}`,
+  webhookDelivery: (deliveryId: string) => `webhook-delivery-${deliveryId}`,
+  keyRequest: (requestId: string) => `key-request-${requestId}`,
+  render: (renderId: string) => `render-${renderId}`,
+};
