@@ -1,0 +1,61 @@
+import { canWrite, type Role } from '@vp/contracts';
+import type { Db } from '@vp/db';
+
+/** An account always comes with its personal workspace, which it owns. */
+export async function createAccount(db: Db, input: { email: string; name?: string | null }) {
+  return db.$transaction(async (tx) => {
+    const account = await tx.account.create({ data: { email: input.email.toLowerCase(), name: input.name ?? null } });
+    const workspace = await tx.workspace.create({
+      data: { name: input.name ? `${input.name}'s workspace` : 'Personal', ownerId: account.id, personal: true },
+    });
+    await tx.membership.create({ data: { workspaceId: workspace.id, accountId: account.id, role: 'owner' } });
+    return { account, workspace };
+  });
+}
+
+export function findAccountByEmail(db: Db, email: string) {
+  return db.account.findUnique({ where: { email: email.toLowerCase() } });
+}
+
+export function personalWorkspace(db: Db, accountId: string) {
+  return db.workspace.findFirst({ where: { ownerId: accountId, personal: true } });
+}
+
+/** Creates a shared workspace owned by the account. */
+export async function createWorkspace(db: Db, input: { ownerId: string; name: string }) {
+  return db.$transaction(async (tx) => {
+    const workspace = await tx.workspace.create({ data: { name: input.name, ownerId: input.ownerId } });
+    await tx.membership.create({ data: { workspaceId: workspace.id, accountId: input.ownerId, role: 'owner' } });
+    return workspace;
+  });
+}
+
+/** Adds or changes a member's role. The owner's own membership is fixed. */
+export async function setMember(db: Db, input: { workspaceId: string; accountId: string; role: Role }) {
+  return db.membership.upsert({
+    where: { workspaceId_accountId: { workspaceId: input.workspaceId, accountId: input.accountId } },
+    create: input,
+    update: { role: input.role },
+  });
+}
+
+export type WorkspaceAccess = { workspaceId: string; ownerId: string; name: string; role: Role; canWrite: boolean };
+
+/**
+ * The caller's access to a workspace: the named one, or the personal one when none is named.
+ * Null when the caller is not a member (callers answer 404, never revealing that it exists).
+ */
+export async function workspaceAccess(db: Db, accountId: string, workspaceId?: string): Promise<WorkspaceAccess | null> {
+  const membership = await db.membership.findFirst({
+    where: workspaceId ? { accountId, workspaceId } : { accountId, workspace: { ownerId: accountId, personal: true } },
+    include: { workspace: true },
+  });
+  if (!membership) return null;
+  return {
+    workspaceId: membership.workspaceId,
+    ownerId: membership.workspace.ownerId,
+    name: membership.workspace.name,
+    role: membership.role,
+    canWrite: canWrite(membership.role),
+  };
+}

@@ -1,0 +1,4 @@
+export { startEmbeddedPostgres, databaseUrl, type RunningPostgres } from './postgres.ts';
+export { startTemporalDevServer, type RunningTemporal } from './temporal.ts';
+export { findTemporalCli, cliCacheDir, MISSING_TEMPORAL_HELP } from './temporal-cli.ts';
+export { freePort } from './ports.ts';

@@ -1,0 +1,18 @@
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import { loadConfig, type Config } from '@vp/config';
+
+/**
+ * The configuration a test process would get from its environment: this file's database,
+ * the shared Temporal server, and task queues no other test file uses.
+ */
+export function testConfig(databaseUrl: string, env: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    TEMPORAL_TASK_QUEUE_PREFIX: `t${randomBytes(4).toString('hex')}`,
+    ...env,
+  });
+}

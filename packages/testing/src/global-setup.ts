@@ -1,0 +1,58 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { migrate } from '@vp/db/migrate';
+import { databaseUrl, freePort, startEmbeddedPostgres, startTemporalDevServer } from '@vp/devstack';
+
+/**
+ * Once per test run: one PostgreSQL server (TEST_DATABASE_URL, else an embedded one),
+ * a template database with every migration applied, and one Temporal dev server.
+ * Each test file then clones the template (fast) and uses task queues of its own.
+ */
+export default async function setup(project: TestProject) {
+  const stops: (() => Promise<void>)[] = [];
+  let serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) {
+    const dir = await mkdtemp(join(tmpdir(), 'vp-test-'));
+    const postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: await freePort() });
+    serverUrl = postgres.url;
+    stops.push(async () => {
+      await postgres.stop();
+      await rm(dir, { recursive: true, force: true });
+    });
+  }
+  const template = `vp_template_${process.pid}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${template}`);
+  await admin.query(`CREATE DATABASE ${template}`);
+  await admin.end();
+  await migrate(databaseUrl(serverUrl, template));
+  stops.push(async () => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`).catch(() => {});
+    await client.end();
+  });
+
+  const temporal = await startTemporalDevServer({ cliPath: process.env.TEMPORAL_CLI_PATH, log: (l) => console.log(l) });
+  stops.push(temporal.stop);
+
+  project.provide('postgresServerUrl', serverUrl);
+  project.provide('templateDatabase', template);
+  project.provide('temporalAddress', temporal.address);
+
+  return async () => {
+    for (const stop of stops.reverse()) await stop().catch((error) => console.error(error));
+  };
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    postgresServerUrl: string;
+    templateDatabase: string;
+    temporalAddress: string;
+  }
+}
