@@ -1,8 +1,11 @@
 import 'dotenv/config';
-import { defineConfig, env } from 'prisma/config';
+import { defineConfig } from 'prisma/config';
+
+// `prisma generate` needs no database; `prisma migrate deploy` reads DATABASE_URL.
+const url = process.env.DATABASE_URL;
 
 export default defineConfig({
   schema: 'prisma/schema.prisma',
   migrations: { path: 'prisma/migrations' },
-  datasource: { url: env('DATABASE_URL') },
+  ...(url ? { datasource: { url } } : {}),
 });
