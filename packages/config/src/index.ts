@@ -36,6 +36,17 @@ const Env = z.object({
   LINK_SIGNING_SECRET: z.string().min(32).default('dev-link-signing-secret-change-me-please-0000'),
   URL_SIGNING_SECRET: z.string().min(32).default('dev-url-signing-secret-change-me-please-00000'),
   WEBHOOK_SECRET_KEY: z.string().min(32).default('dev-webhook-secret-key-change-me-please-00000'),
+
+  // The pitch writer: the built-in one, or any OpenAI-compatible chat-completions endpoint.
+  PITCH_WRITER: z.enum(['builtin', 'openai']).default('builtin'),
+  PITCH_WRITER_URL: z.url().optional(),
+  PITCH_WRITER_MODEL: z.string().optional(),
+  PITCH_WRITER_API_KEY: z.string().optional(),
+  PITCH_WRITER_TIMEOUT_MS: int(60_000),
+
+  // Workers: concurrency, and how long a database step may run before it is retried.
+  WORKER_MAX_CONCURRENT_ACTIVITIES: int(20),
+  PRODUCTION_STEP_TIMEOUT_MS: int(30_000),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -68,8 +79,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     baseUrl: e.BASE_URL.replace(/\/$/, ''),
     appUrl: (e.APP_URL ?? e.BASE_URL).replace(/\/$/, ''),
     switches: { pitches: e.PITCHES_ENABLED, webhooks: e.WEBHOOKS_ENABLED, links: e.LINKS_ENABLED },
+    pitchWriter:
+      e.PITCH_WRITER === 'openai'
+        ? { kind: 'openai' as const, baseUrl: required(e.PITCH_WRITER_URL, 'PITCH_WRITER_URL'), model: required(e.PITCH_WRITER_MODEL, 'PITCH_WRITER_MODEL'), apiKey: e.PITCH_WRITER_API_KEY ?? '', timeoutMs: e.PITCH_WRITER_TIMEOUT_MS }
+        : { kind: 'builtin' as const },
+    worker: { maxConcurrentActivities: e.WORKER_MAX_CONCURRENT_ACTIVITIES, stepTimeoutMs: e.PRODUCTION_STEP_TIMEOUT_MS },
     secrets: { links: e.LINK_SIGNING_SECRET, urls: e.URL_SIGNING_SECRET, webhookKey: e.WEBHOOK_SECRET_KEY },
   };
+}
+
+function required(value: string | undefined, name: string): string {
+  if (!value) throw new Error(`Invalid environment:\n  ${name}: required when PITCH_WRITER=openai`);
+  return value;
 }
 
 /** For processes that cannot run without a database (everything but the dev launcher). */

@@ -106,3 +106,6 @@ export type CreateProductionBody = z.infer<typeof CreateProductionBody>;
 
 /** Timeline actors: user:<accountId>, key:<keyId>, email:<address>, webhook:<endpointId>, auto, system. */
 export type Actor = { actor: string; actorName: string | null };
+
+/** Comment rounds per production (`revisionsLeft` starts here). */
+export const REVISIONS = 3;

@@ -20,35 +20,40 @@ export async function grant(db: Tx, accountId: string, amount: number, note: str
 export type ChargeResult = { ok: true; charged: number; alreadyCharged: boolean } | { ok: false; balance: number };
 
 /**
- * Charges a production once. Serialised per account with an advisory lock so two
- * productions cannot both spend the same credits; idempotent per production.
+ * Charges a production once, inside the caller's transaction. Serialised per account
+ * with an advisory lock so two productions cannot both spend the same credits;
+ * idempotent per production.
  */
-export async function chargeProduction(db: Db, input: { accountId: string; productionId: string; amount: number }): Promise<ChargeResult> {
-  return db.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'credits:' + input.accountId}))`;
-    const existing = await tx.creditEntry.findUnique({
-      where: { productionId_kind: { productionId: input.productionId, kind: 'charge' } },
-    });
-    if (existing) return { ok: true, charged: -existing.amount, alreadyCharged: true };
-    const available = await balance(tx, input.accountId);
-    if (available < input.amount) return { ok: false, balance: available };
-    await tx.creditEntry.create({
-      data: { accountId: input.accountId, kind: 'charge', amount: -input.amount, productionId: input.productionId },
-    });
-    return { ok: true, charged: input.amount, alreadyCharged: false };
+export async function chargeWithin(tx: Prisma.TransactionClient, input: { accountId: string; productionId: string; amount: number }): Promise<ChargeResult> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'credits:' + input.accountId}))`;
+  const existing = await tx.creditEntry.findUnique({
+    where: { productionId_kind: { productionId: input.productionId, kind: 'charge' } },
   });
+  if (existing) return { ok: true, charged: -existing.amount, alreadyCharged: true };
+  const available = await balance(tx, input.accountId);
+  if (available < input.amount) return { ok: false, balance: available };
+  await tx.creditEntry.create({
+    data: { accountId: input.accountId, kind: 'charge', amount: -input.amount, productionId: input.productionId },
+  });
+  return { ok: true, charged: input.amount, alreadyCharged: false };
 }
 
-/** Refunds a production's charge in full, once; 0 when nothing was charged. */
-export async function refundProduction(db: Db, productionId: string): Promise<number> {
-  return db.$transaction(async (tx) => {
-    const charge = await tx.creditEntry.findUnique({ where: { productionId_kind: { productionId, kind: 'charge' } } });
-    if (!charge) return 0;
-    const refund = await tx.creditEntry.upsert({
-      where: { productionId_kind: { productionId, kind: 'refund' } },
-      create: { accountId: charge.accountId, kind: 'refund', amount: -charge.amount, productionId },
-      update: {},
-    });
-    return refund.amount;
+export function chargeProduction(db: Db, input: { accountId: string; productionId: string; amount: number }): Promise<ChargeResult> {
+  return db.$transaction((tx) => chargeWithin(tx, input));
+}
+
+/** Refunds a production's charge in full, once, inside the caller's transaction; 0 when nothing was charged. */
+export async function refundWithin(tx: Prisma.TransactionClient, productionId: string): Promise<number> {
+  const charge = await tx.creditEntry.findUnique({ where: { productionId_kind: { productionId, kind: 'charge' } } });
+  if (!charge) return 0;
+  const refund = await tx.creditEntry.upsert({
+    where: { productionId_kind: { productionId, kind: 'refund' } },
+    create: { accountId: charge.accountId, kind: 'refund', amount: -charge.amount, productionId },
+    update: {},
   });
+  return refund.amount;
+}
+
+export function refundProduction(db: Db, productionId: string): Promise<number> {
+  return db.$transaction((tx) => refundWithin(tx, productionId));
 }

@@ -1,9 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { bundleWorkflowCode } from '@temporalio/worker';
 import { migrate } from '@vp/db/migrate';
+import { workflowsPath } from '@vp/workflows/path';
 import { databaseUrl, freePort, startEmbeddedPostgres, startTemporalDevServer } from '@vp/devstack';
 
 /**
@@ -37,12 +39,20 @@ export default async function setup(project: TestProject) {
     await client.end();
   });
 
+  // Bundle the workflows once for every test worker of the run.
+  const bundleDir = await mkdtemp(join(tmpdir(), 'vp-workflows-'));
+  const { code } = await bundleWorkflowCode({ workflowsPath, logger: quietLogger });
+  const workflowBundlePath = join(bundleDir, 'workflows.js');
+  await writeFile(workflowBundlePath, code);
+  stops.push(() => rm(bundleDir, { recursive: true, force: true }));
+
   const temporal = await startTemporalDevServer({ cliPath: process.env.TEMPORAL_CLI_PATH, log: (l) => console.log(l) });
   stops.push(temporal.stop);
 
   project.provide('postgresServerUrl', serverUrl);
   project.provide('templateDatabase', template);
   project.provide('temporalAddress', temporal.address);
+  project.provide('workflowBundlePath', workflowBundlePath);
 
   return async () => {
     for (const stop of stops.reverse()) await stop().catch((error) => console.error(error));
@@ -54,5 +64,12 @@ declare module 'vitest' {
     postgresServerUrl: string;
     templateDatabase: string;
     temporalAddress: string;
+    workflowBundlePath: string;
   }
 }
+
+const quietLogger = {
+  log: () => {}, trace: () => {}, debug: () => {}, info: () => {},
+  warn: (message: string) => console.warn(message),
+  error: (message: string) => console.error(message),
+};

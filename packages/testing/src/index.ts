@@ -1,3 +1,5 @@
 export { createTestDatabase, createEmptyDatabase, type TestDatabase } from './database.ts';
 export { testConfig } from './config.ts';
 export { seedAccount, test } from './fixtures.ts';
+export { connectTemporal } from './temporal.ts';
+export { waitFor } from './wait.ts';

@@ -1,0 +1,4 @@
+export * from './create.ts';
+export * from './read-model.ts';
+export * from './steps.ts';
+export * from './usage.ts';

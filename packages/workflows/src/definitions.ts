@@ -1,0 +1,61 @@
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import type { Delivery, Stage } from '@vp/contracts';
+
+/** Who acts: `user:<id>`, `key:<id>`, `email:<address>`, `webhook:<endpointId>`, `auto`, `system`. */
+export type ActorRef = { actor: string; actorName: string | null };
+
+export type GreenlightArgs = ActorRef & { pitchVersion?: number };
+export type CommentArgs = ActorRef & { comment: string; pitchVersion?: number };
+export type DeclineArgs = ActorRef & { reason?: string | null; pitchVersion?: number };
+export type CancelArgs = ActorRef & { reason?: string | null };
+
+/**
+ * Updates answer the caller with the outcome. A refusal is an ApplicationFailure whose
+ * `type` is one of REFUSALS and changes nothing.
+ */
+export const greenlightUpdate = defineUpdate<void, [GreenlightArgs]>('greenlight');
+export const commentUpdate = defineUpdate<void, [CommentArgs]>('comment');
+export const declineUpdate = defineUpdate<void, [DeclineArgs]>('decline');
+export const cancelUpdate = defineUpdate<void, [CancelArgs]>('cancel');
+
+export type ProductionState = { stage: Stage; pitchVersion: number; revisionsLeft: number };
+export const stateQuery = defineQuery<ProductionState>('state');
+
+/** Refusal types, each the `code` of the API error it becomes. */
+export const REFUSALS = { stage: 'stage', credits: 'credits', revisions: 'revisions', cap: 'cap' } as const;
+export type Refusal = keyof typeof REFUSALS;
+
+export type ProductionWorkflowInput = {
+  productionId: string;
+  greenlightMode: 'manual' | 'auto';
+  revisions: number;
+  /** The render farm's task queue (prefixed in tests). */
+  renderTaskQueue: string;
+  /** How long one database step may take before Temporal retries it elsewhere. */
+  stepTimeoutMs: number;
+};
+
+export type StepOutcome = { applied: true } | { applied: false; stage: Stage };
+export type Refused = { refused: Refusal; message: string };
+
+/** Activities of the productions task queue (implemented in @vp/activities). */
+export interface ProductionActivities {
+  startWritingPitch(input: { productionId: string }): Promise<StepOutcome>;
+  writePitch(input: { productionId: string; version: number }): Promise<StepOutcome & { verdict?: 'video' | 'skip' }>;
+  greenlight(input: ActorRef & { productionId: string; pitchVersion: number; projectId: string; mode: 'manual' | 'auto' }): Promise<StepOutcome | Refused>;
+  recordComment(input: ActorRef & { productionId: string; pitchVersion: number; comment: string }): Promise<StepOutcome | Refused>;
+  decline(input: ActorRef & { productionId: string; reason: string | null }): Promise<StepOutcome>;
+  cancel(input: ActorRef & { productionId: string; reason: string | null }): Promise<StepOutcome>;
+  startMaking(input: { productionId: string }): Promise<StepOutcome>;
+  deliver(input: { productionId: string; delivery: Delivery }): Promise<StepOutcome>;
+  fail(input: { productionId: string; error: string }): Promise<StepOutcome>;
+}
+
+/**
+ * The render farm's activity, on its own task queue. It reports phases by heartbeat
+ * (and into the read model), moves the production to `exporting` when it exports,
+ * and returns the delivery. Retried 3 times, then the production fails.
+ */
+export interface RenderFarmActivities {
+  makeVideo(input: { productionId: string; projectId: string }): Promise<{ delivery: Delivery }>;
+}

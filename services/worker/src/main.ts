@@ -1,0 +1,20 @@
+import { NativeConnection } from '@temporalio/worker';
+import { loadConfig, requireDatabaseUrl } from '@vp/config';
+import { createDb } from '@vp/db';
+import pino from 'pino';
+import { createWorkers, runWorkers } from './worker.ts';
+import { writerFromConfig } from './writer.ts';
+
+const config = loadConfig();
+const log = pino({ level: config.logLevel, base: { service: 'worker' } });
+const db = createDb(requireDatabaseUrl(config));
+const connection = await NativeConnection.connect({ address: config.temporal.address ?? 'localhost:7233' });
+const workers = await createWorkers({ config, connection, db, writer: writerFromConfig(config) });
+
+const stop = new AbortController();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
+log.info({ taskQueues: workers.map((w) => w.options.taskQueue) }, 'worker started');
+await runWorkers(workers, stop.signal);
+await connection.close();
+await db.$disconnect();
+log.info('worker stopped');

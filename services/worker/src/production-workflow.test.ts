@@ -1,0 +1,199 @@
+import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { describe, expect } from 'vitest';
+import { Brief, type BriefInput, type Stage } from '@vp/contracts';
+import type { Db } from '@vp/db';
+import { balance, grant } from '@vp/ledger';
+import { createBuiltinWriter } from '@vp/pitch';
+import { createProduction } from '@vp/productions';
+import { connectTemporal, seedAccount, test, testConfig, waitFor } from '@vp/testing';
+import { cancelUpdate, commentUpdate, declineUpdate, greenlightUpdate, type ActorRef } from '@vp/workflows/definitions';
+import { productionWorkflowStart } from '@vp/workflows/start';
+import { createWorkers, runWorkers } from './worker.ts';
+
+const it = test.extend('env', { scope: 'file' }, async ({ database }, { onCleanup }) => {
+  const temporal = await connectTemporal();
+  const config = testConfig(database.url, { PRODUCTION_STEP_TIMEOUT_MS: '5000' });
+  const workers = await createWorkers({
+    config, connection: temporal.nativeConnection, db: database.db, writer: createBuiltinWriter(), workflowBundle: temporal.workflowBundle,
+  });
+  const stop = new AbortController();
+  const running = runWorkers(workers, stop.signal);
+  onCleanup(async () => {
+    stop.abort();
+    await running;
+    await temporal.close();
+  });
+  return { config, client: temporal.client, db: database.db };
+});
+
+type Env = { config: ReturnType<typeof testConfig>; client: Client; db: Db };
+
+const BRIEF: BriefInput = {
+  intent: 'Announce faster exports in release 2.4',
+  context: 'Exports are now twice as fast thanks to a streaming encoder.',
+  code: [{ path: 'src/export/encoder.ts', source: 'export function encode() {}\n', status: 'modified', additions: 40, deletions: 12, score: 0.9 }],
+  format: { durationMs: 10_000 },
+};
+const ME: ActorRef = { actor: 'key:test', actorName: 'Test User' };
+
+async function startProduction(env: Env, options: { credits?: number; brief?: BriefInput; mode?: 'manual' | 'auto' } = {}) {
+  const seeded = await seedAccount(env.db, { credits: options.credits ?? 100 });
+  const workspace = await env.db.workspace.findUniqueOrThrow({ where: { id: seeded.workspace.id } });
+  const { production } = await createProduction(env.db, {
+    workspace, createdBy: seeded.account.id, actor: ME, sourceKind: 'api',
+    brief: Brief.parse(options.brief ?? BRIEF), greenlightMode: options.mode ?? 'manual',
+  });
+  const start = productionWorkflowStart({
+    productionId: production.id, greenlightMode: options.mode ?? 'manual',
+    taskQueuePrefix: env.config.temporal.taskQueuePrefix, stepTimeoutMs: env.config.worker.stepTimeoutMs,
+  });
+  const handle = await env.client.workflow.start('productionWorkflow', start);
+  return { ...seeded, id: production.id, handle };
+}
+
+const stageOf = async (db: Db, id: string) => (await db.production.findUniqueOrThrow({ where: { id } })).stage as Stage;
+const reachStage = (db: Db, id: string, stage: Stage) =>
+  waitFor(async () => (await stageOf(db, id)) === stage, { what: `stage ${stage}` });
+const timeline = async (db: Db, id: string) =>
+  (await db.productionEvent.findMany({ where: { productionId: id }, orderBy: { createdAt: 'asc' } })).map((e) => [e.kind, (e.payload as { stage?: string }).stage]);
+
+/** The refusal type of a failed update (`stage`, `credits`, `revisions`, `cap`). */
+async function refusal(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure) return error.cause.type ?? 'untyped';
+    throw error;
+  }
+  throw new Error('the update was accepted');
+}
+
+describe('the production workflow', () => {
+  it('writes a pitch in the background: queued → writing_pitch → pitch_ready, one timeline entry each', async ({ env }) => {
+    const p = await startProduction(env);
+    await reachStage(env.db, p.id, 'pitch_ready');
+    const row = await env.db.production.findUniqueOrThrow({ where: { id: p.id }, include: { pitches: true } });
+    expect(row.pitchVersion).toBe(1);
+    expect(row.pitches).toHaveLength(1);
+    expect(await timeline(env.db, p.id)).toEqual([['created', 'queued'], ['stage', 'writing_pitch'], ['pitch', 'pitch_ready']]);
+    expect(await balance(env.db, p.account.id)).toBe(100); // the pitch is free
+  });
+
+  it('greenlight charges once, queues the video, and refuses a second greenlight', async ({ env }) => {
+    const p = await startProduction(env);
+    await reachStage(env.db, p.id, 'pitch_ready');
+    await p.handle.executeUpdate(greenlightUpdate, { args: [{ ...ME, pitchVersion: 1 }] });
+    expect(['greenlit', 'making']).toContain(await stageOf(env.db, p.id));
+    const row = await env.db.production.findUniqueOrThrow({ where: { id: p.id } });
+    expect(row.creditsCharged).toBe(10);
+    expect(row.projectId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(row.greenlight).toMatchObject({ mode: 'manual', actor: 'key:test', pitchVersion: 1 });
+    expect(await balance(env.db, p.account.id)).toBe(90);
+    expect(await refusal(p.handle.executeUpdate(greenlightUpdate, { args: [ME] }))).toBe('stage');
+    await reachStage(env.db, p.id, 'making'); // waits for the render farm; nothing fakes a delivery
+    expect(await balance(env.db, p.account.id)).toBe(90);
+  });
+
+  it('refuses a greenlight for an out-of-date pitch version, changing nothing', async ({ env }) => {
+    const p = await startProduction(env);
+    await reachStage(env.db, p.id, 'pitch_ready');
+    expect(await refusal(p.handle.executeUpdate(greenlightUpdate, { args: [{ ...ME, pitchVersion: 2 }] }))).toBe('stage');
+    expect(await stageOf(env.db, p.id)).toBe('pitch_ready');
+  });
+
+  it('refuses a greenlight the credits do not cover (402) and leaves the pitch standing', async ({ env }) => {
+    const p = await startProduction(env, { credits: 10 });
+    await reachStage(env.db, p.id, 'pitch_ready');
+    await env.db.creditEntry.create({ data: { accountId: p.account.id, kind: 'grant', amount: -5, note: 'spent elsewhere' } });
+    expect(await refusal(p.handle.executeUpdate(greenlightUpdate, { args: [ME] }))).toBe('credits');
+    expect(await stageOf(env.db, p.id)).toBe('pitch_ready');
+    expect(await env.db.creditEntry.count({ where: { productionId: p.id } })).toBe(0);
+    await grant(env.db, p.account.id, 5);
+    await p.handle.executeUpdate(greenlightUpdate, { args: [ME] });
+    expect(await balance(env.db, p.account.id)).toBe(0);
+  });
+
+  it('two greenlights at once: exactly one wins, one charge', async ({ env }) => {
+    const p = await startProduction(env);
+    await reachStage(env.db, p.id, 'pitch_ready');
+    const results = await Promise.allSettled([
+      p.handle.executeUpdate(greenlightUpdate, { args: [ME] }),
+      p.handle.executeUpdate(greenlightUpdate, { args: [{ actor: 'email:a@example.test', actorName: 'a@example.test' }] }),
+    ]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(await env.db.creditEntry.count({ where: { productionId: p.id, kind: 'charge' } })).toBe(1);
+  });
+
+  it('comments write the next pitch version; three rounds, then 409 revisions', async ({ env }) => {
+    const p = await startProduction(env);
+    for (const [round, comment] of ['Make it shorter', 'Mention the streaming encoder', 'Drop the intro'].entries()) {
+      await reachStage(env.db, p.id, 'pitch_ready');
+      await p.handle.executeUpdate(commentUpdate, { args: [{ ...ME, comment, pitchVersion: round + 1 }] });
+      await waitFor(async () => (await env.db.production.findUniqueOrThrow({ where: { id: p.id } })).pitchVersion === round + 2);
+    }
+    await reachStage(env.db, p.id, 'pitch_ready');
+    const row = await env.db.production.findUniqueOrThrow({ where: { id: p.id } });
+    expect(row.revisionsLeft).toBe(0);
+    expect(await refusal(p.handle.executeUpdate(commentUpdate, { args: [{ ...ME, comment: 'One more?' }] }))).toBe('revisions');
+    const kinds = (await timeline(env.db, p.id)).map(([kind]) => kind);
+    expect(kinds.filter((k) => k === 'comment')).toHaveLength(3);
+    expect(kinds.filter((k) => k === 'pitch')).toHaveLength(4);
+  });
+
+  it('declines before greenlight; after greenlight decline is 409 stage', async ({ env }) => {
+    const a = await startProduction(env);
+    await reachStage(env.db, a.id, 'pitch_ready');
+    await a.handle.executeUpdate(declineUpdate, { args: [{ ...ME, reason: 'Not this release' }] });
+    expect(await stageOf(env.db, a.id)).toBe('declined');
+    expect(await a.handle.result()).toBe('declined');
+
+    const b = await startProduction(env);
+    await reachStage(env.db, b.id, 'pitch_ready');
+    await b.handle.executeUpdate(greenlightUpdate, { args: [ME] });
+    expect(await refusal(b.handle.executeUpdate(declineUpdate, { args: [ME] }))).toBe('stage');
+  });
+
+  it('cancel after greenlight refunds in full; a terminal production refuses cancel', async ({ env }) => {
+    const p = await startProduction(env);
+    await reachStage(env.db, p.id, 'pitch_ready');
+    await p.handle.executeUpdate(greenlightUpdate, { args: [ME] });
+    await reachStage(env.db, p.id, 'making');
+    await p.handle.executeUpdate(cancelUpdate, { args: [{ ...ME, reason: 'Wrong release' }] });
+    expect(await stageOf(env.db, p.id)).toBe('cancelled');
+    expect(await balance(env.db, p.account.id)).toBe(100);
+    const cancelled = await env.db.productionEvent.findFirstOrThrow({ where: { productionId: p.id, kind: 'cancelled' } });
+    expect(cancelled.payload).toMatchObject({ stage: 'cancelled', reason: 'Wrong release', creditsRefunded: 10 });
+    expect(await p.handle.result()).toBe('cancelled');
+    // The workflow has ended: the gateway answers 409 from the read model's terminal stage.
+  });
+
+  it('auto mode greenlights as soon as the pitch lands', async ({ env }) => {
+    const p = await startProduction(env, { mode: 'auto' });
+    await reachStage(env.db, p.id, 'making');
+    const row = await env.db.production.findUniqueOrThrow({ where: { id: p.id } });
+    expect(row.greenlight).toMatchObject({ mode: 'auto', actor: 'auto', actorName: 'Auto-greenlight' });
+    expect(row.creditsCharged).toBe(10);
+  });
+
+  it('skips a brief with nothing worth a video, charging nothing', async ({ env }) => {
+    const p = await startProduction(env, {
+      brief: { intent: 'Update dependencies', code: [{ path: 'pnpm-lock.yaml', source: 'lockfileVersion: 9\n', additions: 300, deletions: 280 }] },
+    });
+    await reachStage(env.db, p.id, 'skipped');
+    expect(await p.handle.result()).toBe('skipped');
+    expect(await balance(env.db, p.account.id)).toBe(100);
+  });
+
+  it('a retried greenlight step charges once (the activity is idempotent)', async ({ env }) => {
+    const p = await startProduction(env);
+    await reachStage(env.db, p.id, 'pitch_ready');
+    const { createProductionActivities } = await import('@vp/activities');
+    const acts = createProductionActivities({ db: env.db, writer: createBuiltinWriter() });
+    const input = { productionId: p.id, pitchVersion: 1, projectId: crypto.randomUUID(), mode: 'manual' as const, ...ME };
+    expect(await acts.greenlight(input)).toEqual({ applied: true });
+    expect(await acts.greenlight(input)).toEqual({ applied: true }); // a retry after a lost reply
+    expect(await env.db.creditEntry.count({ where: { productionId: p.id, kind: 'charge' } })).toBe(1);
+    expect(await env.db.productionEvent.count({ where: { productionId: p.id, kind: 'greenlit' } })).toBe(1);
+  });
+});
