@@ -109,3 +109,38 @@ export type Actor = { actor: string; actorName: string | null };
 
 /** Comment rounds per production (`revisionsLeft` starts here). */
 export const REVISIONS = 3;
+
+export const GreenlightBody = z
+  .object({ pitchVersion: z.int().min(1).optional() })
+  .meta({ id: 'GreenlightBody' });
+export const CommentBody = z
+  .object({ comment: z.string().min(1).max(4000), pitchVersion: z.int().min(1).optional() })
+  .meta({ id: 'CommentBody' });
+export const DeclineBody = z
+  .object({ reason: z.string().max(1000).optional() })
+  .meta({ id: 'DeclineBody' });
+export const CancelBody = z
+  .object({ reason: z.string().max(1000).optional() })
+  .meta({ id: 'CancelBody' });
+
+/** `stage` filter: one stage name or a comma-separated list, exact match. */
+export const StageFilter = z
+  .string()
+  .transform((value, ctx) => {
+    const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+    const unknown = names.filter((n) => !(STAGES as readonly string[]).includes(n));
+    if (!names.length || unknown.length) {
+      ctx.addIssue({ code: 'custom', message: `Unknown stage ${unknown.join(', ') || '(empty)'}; expected one of ${STAGES.join(', ')}` });
+      return z.NEVER;
+    }
+    return names as Stage[];
+  });
+
+export const Usage = z
+  .object({
+    month: z.string().meta({ example: '2026-11' }),
+    pitches: z.object({ used: z.int(), cap: z.int() }),
+    credits: z.object({ balance: z.int(), charged: z.int(), refunded: z.int() }),
+    productions: z.object({ created: z.int(), delivered: z.int() }),
+  })
+  .meta({ id: 'Usage' });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiError, creditsFor, type Brief, type GreenlightMode, type Origin } from '@vp/contracts';
 import { Prisma, type Db, type Production as ProductionRow } from '@vp/db';
 import { balance } from '@vp/ledger';
-import { pitchesUsed } from './usage.ts';
+import { pitchesUsed, secondsToNextMonth } from './usage.ts';
 
 export type CreateInput = {
   workspace: { id: string; ownerId: string; pitchCap: number };
@@ -85,9 +85,4 @@ export async function createProduction(db: Db, input: CreateInput): Promise<Crea
     }
     throw error;
   }
-}
-
-function secondsToNextMonth(now = new Date()): number {
-  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
-  return Math.ceil((next - now.getTime()) / 1000);
 }

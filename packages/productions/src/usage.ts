@@ -8,6 +8,11 @@ export function monthStart(now = new Date()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
 }
 
+/** Until the monthly pitch cap resets (the Retry-After of a `cap` refusal). */
+export function secondsToNextMonth(now = new Date()): number {
+  return Math.ceil((Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) - now.getTime()) / 1000);
+}
+
 /**
  * Pitch versions counted against the monthly cap: those written this month, plus
  * productions whose first pitch is still being written (they will write one).

@@ -46,11 +46,12 @@ CREATE TABLE "production_events" (
     "actor_name" TEXT,
     "payload" JSONB NOT NULL,
     "step_key" TEXT NOT NULL,
+    "seq" SERIAL NOT NULL,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     CONSTRAINT "production_events_pkey" PRIMARY KEY ("id")
 );
 CREATE UNIQUE INDEX "production_events_step_key_key" ON "production_events"("step_key");
-CREATE INDEX "production_events_production_id_created_at_idx" ON "production_events"("production_id", "created_at");
+CREATE INDEX "production_events_production_id_seq_idx" ON "production_events"("production_id", "seq");
 
 ALTER TABLE "productions" ADD CONSTRAINT "productions_workspace_id_fkey" FOREIGN KEY ("workspace_id") REFERENCES "workspaces"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
 ALTER TABLE "pitch_versions" ADD CONSTRAINT "pitch_versions_production_id_fkey" FOREIGN KEY ("production_id") REFERENCES "productions"("id") ON DELETE CASCADE ON UPDATE CASCADE;

@@ -56,7 +56,7 @@ const stageOf = async (db: Db, id: string) => (await db.production.findUniqueOrT
 const reachStage = (db: Db, id: string, stage: Stage) =>
   waitFor(async () => (await stageOf(db, id)) === stage, { what: `stage ${stage}` });
 const timeline = async (db: Db, id: string) =>
-  (await db.productionEvent.findMany({ where: { productionId: id }, orderBy: { createdAt: 'asc' } })).map((e) => [e.kind, (e.payload as { stage?: string }).stage]);
+  (await db.productionEvent.findMany({ where: { productionId: id }, orderBy: { seq: 'asc' } })).map((e) => [e.kind, (e.payload as { stage?: string }).stage]);
 
 /** The refusal type of a failed update (`stage`, `credits`, `revisions`, `cap`). */
 async function refusal(promise: Promise<unknown>): Promise<string> {
