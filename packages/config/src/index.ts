@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { parse as parseDotenv } from 'dotenv';
 import { z } from 'zod';
 
 const flag = (fallback: boolean) =>
@@ -97,4 +99,14 @@ function required(value: string | undefined, name: string): string {
 export function requireDatabaseUrl(config: Config): string {
   if (!config.databaseUrl) throw new Error('DATABASE_URL is not set (run `pnpm dev` to start embedded services)');
   return config.databaseUrl;
+}
+
+/**
+ * The environment, with the dev launcher's file (`.data/dev.env`: `DATABASE_URL=…`, `TEMPORAL_ADDRESS=…`)
+ * filled in when DATABASE_URL is unset. Variables already set win; a missing file changes nothing.
+ */
+export function loadDevEnv(path: string, env: Record<string, string | undefined> = process.env): Record<string, string | undefined> {
+  if (env.DATABASE_URL || !existsSync(path)) return env;
+  const set = Object.entries(env).filter(([, value]) => value !== undefined);
+  return { ...parseDotenv(readFileSync(path)), ...Object.fromEntries(set) };
 }
