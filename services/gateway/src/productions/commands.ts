@@ -11,14 +11,14 @@ const REFUSAL_STATUS: Record<Refusal, ApiError['status']> = { stage: 409, credit
  * Sends an Update to a production's workflow and turns a refusal into the API's answer.
  * Used by the /v1 routes and by greenlight links alike.
  */
-export async function updateProduction<Args extends unknown[]>(
+export async function updateProduction<Arg>(
   client: Client,
   productionId: string,
-  update: UpdateDefinition<void, Args>,
-  ...args: Args
+  update: UpdateDefinition<void, [Arg]>,
+  arg: Arg,
 ): Promise<void> {
   try {
-    await client.workflow.getHandle(workflowIds.production(productionId)).executeUpdate(update, { args });
+    await client.workflow.getHandle(workflowIds.production(productionId)).executeUpdate(update, { args: [arg] });
   } catch (error) {
     throw toApiError(error);
   }
