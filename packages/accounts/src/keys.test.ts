@@ -16,9 +16,13 @@ describe('API keys', () => {
   test('authenticate the live key, record last use, and refuse it once revoked', async ({ database: { db } }) => {
     const { account } = await createAccount(db, { email: 'revoke@example.test' });
     const key = await createApiKey(db, { accountId: account.id, name: 'ci', scopes: ['renders'] });
-    expect(await authenticateApiKey(db, key.apiKey)).toEqual({ keyId: key.id, accountId: account.id, scopes: ['renders'] });
+    expect(await authenticateApiKey(db, key.apiKey)).toEqual({ keyId: key.id, accountId: account.id, scopes: ['renders'], accountName: 'revoke@example.test', hits: null });
     expect((await db.apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt).not.toBeNull();
     expect(await authenticateApiKey(db, key.apiKey + 'x')).toBeNull();
+    const windowStart = new Date('2030-01-01T00:00:00Z');
+    expect((await authenticateApiKey(db, key.apiKey, { bucket: 'renders', windowStart }))?.hits).toBe(1);
+    expect((await authenticateApiKey(db, key.apiKey, { bucket: 'renders', windowStart }))?.hits).toBe(2);
+    expect(await db.rateLimitWindow.findUnique({ where: { bucket_windowStart: { bucket: `renders:key:${key.id}`, windowStart } } })).toMatchObject({ count: 2 });
     expect(await authenticateApiKey(db, 'not-a-key')).toBeNull();
     expect(await revokeApiKey(db, key.id)).toBe(true);
     expect(await revokeApiKey(db, key.id)).toBe(false);

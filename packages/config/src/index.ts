@@ -6,6 +6,10 @@ const flag = (fallback: boolean) =>
   z.enum(['true', 'false', '1', '0']).optional().transform((v) => (v === undefined ? fallback : v === 'true' || v === '1'));
 const int = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
 const optional = z.string().min(1).optional();
+/** A comma-separated list of milliseconds, e.g. `30000,120000`. */
+const msList = (fallback: number[]) =>
+  z.string().regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, 'a comma-separated list of milliseconds').optional()
+    .transform((v) => (v === undefined ? fallback : v.split(',').map((n) => Number(n.trim()))));
 
 /**
  * Every environment variable the service reads, parsed once per process.
@@ -22,17 +26,25 @@ const Env = z.object({
   TEMPORAL_TASK_QUEUE_PREFIX: z.string().default(''),
   TEMPORAL_CLI_PATH: optional,
   DATA_DIR: z.string().default('.data'),
+  // Ports of the embedded services `pnpm dev` runs.
+  DEV_POSTGRES_PORT: int(54329),
+  DEV_TEMPORAL_PORT: int(7233),
+  DEV_TEMPORAL_UI_PORT: int(8233),
 
   HOST: z.string().default('0.0.0.0'),
   PORT: int(3000),
   BASE_URL: z.url().default('http://localhost:3000'),
   APP_URL: z.url().optional(),
   BODY_LIMIT_BYTES: int(8 * 1024 * 1024),
+  // Behind a load balancer: take the client address from X-Forwarded-For (rate limits per address).
+  TRUST_PROXY: flag(false),
 
   // Server switches (spec: 503 `disabled`).
   PITCHES_ENABLED: flag(true),
   WEBHOOKS_ENABLED: flag(true),
   LINKS_ENABLED: flag(true),
+  // Development only: allow webhook endpoints and media on private and loopback addresses.
+  ALLOW_PRIVATE_URLS: flag(false),
 
   // Signing and encryption keys. Development defaults are refused in production.
   LINK_SIGNING_SECRET: z.string().min(32).default('dev-link-signing-secret-change-me-please-0000'),
@@ -49,9 +61,40 @@ const Env = z.object({
   // Workers: concurrency, and how long a database step may run before it is retried.
   WORKER_MAX_CONCURRENT_ACTIVITIES: int(20),
   PRODUCTION_STEP_TIMEOUT_MS: int(30_000),
+
+  // Webhook deliveries: attempt at once, then retry after each delay; 15 s to answer; an endpoint is
+  // switched off after this many failures in a row when none has succeeded for this long.
+  WEBHOOK_RETRY_SCHEDULE_MS: msList([30_000, 120_000, 600_000, 3_600_000, 21_600_000]),
+  WEBHOOK_TIMEOUT_MS: int(15_000),
+  WEBHOOK_DISABLE_AFTER_FAILURES: int(10),
+  WEBHOOK_DISABLE_AFTER_MS: int(24 * 60 * 60 * 1000),
+
+  // E-mail (greenlight links to owners and editors): SMTP when set, else files under DATA_DIR/outbox.
+  SMTP_URL: optional,
+  MAIL_FROM: z.string().min(3).default('Video Production Service <no-reply@localhost>'),
+
+  // Blob store (videos, posters, uploaded images): a folder under DATA_DIR, or any S3-compatible store.
+  BLOB_STORE: z.enum(['local', 's3']).default('local'),
+  S3_ENDPOINT: z.url().optional(),
+  S3_BUCKET: optional,
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: optional,
+  S3_SECRET_ACCESS_KEY: optional,
+  // Most self-hosted stores (MinIO, Ceph, versitygw) want bucket names in the path, not the host.
+  S3_FORCE_PATH_STYLE: flag(false),
+
+  // The render farm: renders at once per render worker (one per 2 cores), how long a render may go
+  // without a heartbeat before it is retried on another worker, the renders API's wait budget and body limit.
+  RENDER_CONCURRENCY: z.coerce.number().int().min(1).default(1),
+  RENDER_HEARTBEAT_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
+  RENDER_WAIT_MS: int(90_000),
+  RENDER_BODY_LIMIT_BYTES: int(110 * 1024 * 1024),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
+
+/** The names of every variable the service reads (`.env.example` lists the same). */
+export const ENV_NAMES = Object.keys(Env.shape);
 
 const DEV_SECRET = /^dev-.*-change-me-please/;
 
@@ -77,7 +120,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       cliPath: e.TEMPORAL_CLI_PATH,
     },
     dataDir: e.DATA_DIR,
-    http: { host: e.HOST, port: e.PORT, bodyLimitBytes: e.BODY_LIMIT_BYTES },
+    devStack: { postgresPort: e.DEV_POSTGRES_PORT, temporalPort: e.DEV_TEMPORAL_PORT, temporalUiPort: e.DEV_TEMPORAL_UI_PORT },
+    allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
+    http: { host: e.HOST, port: e.PORT, bodyLimitBytes: e.BODY_LIMIT_BYTES, trustProxy: e.TRUST_PROXY },
     baseUrl: e.BASE_URL.replace(/\/$/, ''),
     appUrl: (e.APP_URL ?? e.BASE_URL).replace(/\/$/, ''),
     switches: { pitches: e.PITCHES_ENABLED, webhooks: e.WEBHOOKS_ENABLED, links: e.LINKS_ENABLED },
@@ -87,7 +132,38 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : { kind: 'builtin' as const },
     worker: { maxConcurrentActivities: e.WORKER_MAX_CONCURRENT_ACTIVITIES, stepTimeoutMs: e.PRODUCTION_STEP_TIMEOUT_MS },
     secrets: { links: e.LINK_SIGNING_SECRET, urls: e.URL_SIGNING_SECRET, webhookKey: e.WEBHOOK_SECRET_KEY },
+    webhooks: {
+      retryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE_MS,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      disableAfterFailures: e.WEBHOOK_DISABLE_AFTER_FAILURES,
+      disableAfterMs: e.WEBHOOK_DISABLE_AFTER_MS,
+    },
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, outboxDir: `${e.DATA_DIR.replace(/\/$/, '')}/outbox` },
+    blobs:
+      e.BLOB_STORE === 's3'
+        ? {
+          kind: 's3' as const,
+          endpoint: e.S3_ENDPOINT,
+          bucket: requiredFor(e.S3_BUCKET, 'S3_BUCKET', 'BLOB_STORE=s3'),
+          region: e.S3_REGION,
+          accessKeyId: e.S3_ACCESS_KEY_ID,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+          forcePathStyle: e.S3_FORCE_PATH_STYLE,
+        }
+        : { kind: 'local' as const, dir: `${e.DATA_DIR.replace(/\/$/, '')}/blobs` },
+    render: {
+      concurrency: e.RENDER_CONCURRENCY,
+      heartbeatTimeoutMs: e.RENDER_HEARTBEAT_TIMEOUT_MS,
+      workDir: `${e.DATA_DIR.replace(/\/$/, '')}/render-work`,
+      waitMs: e.RENDER_WAIT_MS,
+      bodyLimitBytes: e.RENDER_BODY_LIMIT_BYTES,
+    },
   };
+}
+
+function requiredFor(value: string | undefined, name: string, when: string): string {
+  if (!value) throw new Error(`Invalid environment:\n  ${name}: required when ${when}`);
+  return value;
 }
 
 function required(value: string | undefined, name: string): string {

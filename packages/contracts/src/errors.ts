@@ -4,7 +4,7 @@ export const ERROR_CODES = [
   'not_api_key', 'credits', 'api_key_scope', 'api_key_missing_scope', 'forbidden', 'revoked', 'not_found',
   'stage', 'stale', 'revisions', 'endpoint_disabled', 'wrong_server', 'limit', 'expired', 'rate_limited', 'cap',
   'disabled', 'unauthorized', 'invalid_request', 'payload_too_large', 'unsupported_media_type',
-  'method_not_allowed', 'internal',
+  'method_not_allowed', 'internal', 'range_not_satisfiable',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -25,7 +25,7 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 /** Thrown anywhere behind the gateway; rendered as `{ error, code }` with its status. */
 export class ApiError extends Error {
   constructor(
-    readonly status: 400 | 401 | 402 | 403 | 404 | 405 | 409 | 410 | 413 | 415 | 429 | 500 | 503,
+    readonly status: 400 | 401 | 402 | 403 | 404 | 405 | 409 | 410 | 413 | 415 | 416 | 429 | 500 | 503,
     message: string,
     readonly code?: ErrorCode,
     readonly headers: Record<string, string> = {},

@@ -5,3 +5,6 @@ export * from './lists.ts';
 export * from './pitch.ts';
 export * from './production.ts';
 export * from './temporal.ts';
+export * from './links.ts';
+export * from './webhooks.ts';
+export * from './renders.ts';

@@ -15,6 +15,8 @@ export function taskQueue(name: TaskQueueName, prefix = ''): string {
 export const workflowIds = {
   production: (productionId: string) => `production-${productionId}`,
   webhookDelivery: (deliveryId: string) => `webhook-delivery-${deliveryId}`,
+  linkEmails: (productionId: string, pitchVersion: number) => `link-emails-${productionId}-${pitchVersion}`,
   keyRequest: (requestId: string) => `key-request-${requestId}`,
   render: (renderId: string) => `render-${renderId}`,
+  export: (exportId: string) => `export-${exportId}`,
 };

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
+import './provided.ts';
 import { loadConfig, type Config } from '@vp/config';
 
 /**

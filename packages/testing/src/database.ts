@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
+import './provided.ts';
 import { createDb, type Db } from '@vp/db';
 import { databaseUrl } from '@vp/devstack';
 

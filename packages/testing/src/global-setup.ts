@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import './provided.ts';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { migrate } from '@vp/db/migrate';
 import { workflowsPath } from '@vp/workflows/path';
@@ -57,15 +58,6 @@ export default async function setup(project: TestProject) {
   return async () => {
     for (const stop of stops.reverse()) await stop().catch((error) => console.error(error));
   };
-}
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    postgresServerUrl: string;
-    templateDatabase: string;
-    temporalAddress: string;
-    workflowBundlePath: string;
-  }
 }
 
 const quietLogger = {

@@ -1,6 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { inject } from 'vitest';
+import './provided.ts';
 
 /** Connections to the run's Temporal server, for a test file's client and workers. */
 export async function connectTemporal() {

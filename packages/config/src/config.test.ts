@@ -1,0 +1,26 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ENV_NAMES, loadConfig } from './index.ts';
+
+const example = readFileSync(new URL('../../../.env.example', import.meta.url), 'utf8');
+
+describe('configuration', () => {
+  it('.env.example lists every variable the service reads, and nothing else', () => {
+    const listed = [...example.matchAll(/^#?\s*([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]);
+    expect([...new Set(listed)].sort()).toEqual([...ENV_NAMES].sort());
+  });
+
+  it('.env.example itself is a valid configuration', () => {
+    const values = Object.fromEntries([...example.matchAll(/^([A-Z][A-Z0-9_]+)=(.*)$/gm)].map((m) => [m[1], m[2]]));
+    expect(() => loadConfig(values)).not.toThrow();
+  });
+
+  it('refuses the development secrets in production, naming them', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/LINK_SIGNING_SECRET, URL_SIGNING_SECRET, WEBHOOK_SECRET_KEY/);
+  });
+
+  it('explains an invalid value', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ PITCH_WRITER: 'openai' })).toThrow(/PITCH_WRITER_URL: required/);
+  });
+});

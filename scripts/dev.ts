@@ -1,0 +1,134 @@
+/**
+ * `pnpm dev`: the whole service on one machine. Embedded PostgreSQL when DATABASE_URL is unset,
+ * `temporal server start-dev` (SQLite file, Web UI) when TEMPORAL_ADDRESS is unset; then the
+ * migrations, the gateway, the workers and a render worker. Ctrl-C stops everything; data
+ * (and the blob store's videos) stays in .data/.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { loadConfig } from '@vp/config';
+import { migrate } from '@vp/db/migrate';
+import { databaseUrl, startEmbeddedPostgres, startTemporalDevServer } from '@vp/devstack';
+import { generatePrismaClient } from './prisma-client.ts';
+import { ensureSystemTools } from './system-tools.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const config = loadConfig();
+const dataDir = `${root}${config.dataDir.replace(/^\.\//, '')}`;
+const { postgresPort, temporalPort, temporalUiPort } = config.devStack;
+
+/** The processes of the service; each reads its configuration from the environment only. */
+const SERVICES = [
+  { name: 'gateway', entry: 'services/gateway/src/main.ts' },
+  { name: 'worker', entry: 'services/worker/src/main.ts' },
+  { name: 'render-worker', entry: 'services/render-worker/src/main.ts' },
+];
+
+const stops: (() => Promise<void>)[] = [];
+const children: ChildProcess[] = [];
+let stopping = false;
+
+async function stopAll(code: number) {
+  if (stopping) return;
+  stopping = true;
+  console.log('\nStopping…');
+  await Promise.all(children.map((child) => stopChild(child)));
+  // The embedded servers also see Ctrl-C and may already be on their way down.
+  for (const stop of stops.reverse()) await stop().catch(() => {});
+  process.exit(code);
+}
+process.on('SIGINT', () => void stopAll(0));
+process.on('SIGTERM', () => void stopAll(0));
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+try {
+  await generatePrismaClient();
+  await ensureSystemTools();
+  await mkdir(dataDir, { recursive: true });
+
+  let dbUrl = config.databaseUrl;
+  if (!dbUrl) {
+    console.log(`Starting embedded PostgreSQL on 127.0.0.1:${postgresPort} (data in ${dataDir}/postgres)…`);
+    const postgres = await startEmbeddedPostgres({ dataDir: `${dataDir}/postgres`, port: postgresPort });
+    stops.push(postgres.stop);
+    dbUrl = databaseUrl(postgres.url, 'video_production');
+    await ensureDatabase(postgres.url, 'video_production');
+  }
+  const applied = await migrate(dbUrl);
+  console.log(applied.length ? `Applied migrations: ${applied.join(', ')}` : 'Database is up to date.');
+
+  let temporalAddress = config.temporal.address;
+  let temporalUi: string | null = null;
+  if (!temporalAddress) {
+    console.log(`Starting the Temporal dev server on 127.0.0.1:${temporalPort} (history in ${dataDir}/temporal.sqlite)…`);
+    const temporal = await startTemporalDevServer({
+      cliPath: config.temporal.cliPath, dbFile: `${dataDir}/temporal.sqlite`, port: temporalPort, ui: true, uiPort: temporalUiPort,
+      namespace: config.temporal.namespace, log: (line) => console.log(line),
+    });
+    stops.push(temporal.stop);
+    temporalAddress = temporal.address;
+    temporalUi = temporal.uiUrl;
+  }
+
+  // `pnpm admin` finds the running stack through this file.
+  const devEnv = `${dataDir}/dev.env`;
+  await writeFile(devEnv, `DATABASE_URL=${dbUrl}\nTEMPORAL_ADDRESS=${temporalAddress}\n`);
+  stops.push(() => rm(devEnv, { force: true }));
+
+  const env = {
+    // DECISIONS: private and loopback URLs are allowed by default only in the embedded dev stack.
+    ALLOW_PRIVATE_URLS: 'true',
+    ...process.env,
+    DATABASE_URL: dbUrl,
+    TEMPORAL_ADDRESS: temporalAddress,
+  };
+  for (const service of SERVICES) {
+    // Their own process group: Ctrl-C reaches the launcher, which stops them in order.
+    const child = spawn(process.execPath, ['--import', 'tsx', service.entry], { cwd: root, env, stdio: 'inherit', detached: true });
+    child.once('exit', (code, signal) => {
+      if (!stopping) {
+        console.error(`${service.name} exited (${signal ?? `code ${code}`}); stopping the stack.`);
+        void stopAll(1);
+      }
+    });
+    children.push(child);
+  }
+
+  console.log([
+    '',
+    'The video production service is running:',
+    `  API          ${config.baseUrl}/v1`,
+    `  API docs     ${config.baseUrl}/docs   (OpenAPI: ${config.baseUrl}/v1/openapi.json)`,
+    `  Temporal UI  ${temporalUi ?? `(external Temporal at ${temporalAddress})`}`,
+    '',
+    'Get an API key with `pnpm admin bootstrap --json`. Ctrl-C stops everything.',
+    '',
+  ].join('\n'));
+} catch (error) {
+  console.error(`\n${(error as Error).message}`);
+  await stopAll(1);
+}
+
+async function ensureDatabase(serverUrl: string, name: string) {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!rowCount) await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,50 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { methodNotAllowed } from 'hono/method-not-allowed';
+import { createBlobStore } from '@vp/blobs';
+import { guard } from './auth/guard.ts';
+import type { GatewayDeps, GatewayEnv } from './env.ts';
+import { healthRoutes } from './health.ts';
+import { limitBody, requireJsonBody } from './http/body.ts';
+import { errorResponse, notFound, onError, validationHook } from './http/errors.ts';
+import { requestContext } from './http/request-context.ts';
+import { publishOpenApi } from './openapi.ts';
+import { productionRoutes } from './productions/routes.ts';
+import { linkRoutes } from './links/routes.ts';
+import { webhookRoutes } from './webhooks/routes.ts';
+import { deliveryRoutes } from './delivery/routes.ts';
+import { renderRoutes, renderVideoRoutes } from './renders/routes.ts';
+import { createRateLimiter, type RateLimiter } from './rate-limit/fixed-window.ts';
+
+/** Routes whose bodies are not JSON (multipart uploads). */
+const NON_JSON_BODIES = (path: string) => path.startsWith('/v1/renders');
+
+/** The whole HTTP surface; `main.ts` serves it, tests call `app.request()`. */
+export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLimiter(deps.db)) {
+  const app = new OpenAPIHono<GatewayEnv>({ defaultHook: validationHook });
+  app.onError(onError);
+  app.notFound(notFound);
+
+  app.use(requestContext(deps.log));
+  app.use(methodNotAllowed({
+    app,
+    onMethodNotAllowed: (c, allowed) =>
+      errorResponse(c, 405, { error: `${c.req.method} is not allowed here; use ${allowed.join(', ')}.`, code: 'method_not_allowed' }, { Allow: allowed.join(', ') }),
+  }));
+  app.use(limitBody(deps.config.http.bodyLimitBytes, { except: NON_JSON_BODIES }));
+  app.use('/v1/renders', limitBody(deps.config.render.bodyLimitBytes));
+  app.use(guard(deps, limiter));
+  app.use('/v1/*', requireJsonBody({ except: NON_JSON_BODIES }));
+
+  app.route('/', healthRoutes(deps));
+  app.route('/v1/productions', productionRoutes<GatewayEnv>({ ...deps, caller: (c) => c.var.principal }));
+  app.route('/v1/webhooks', webhookRoutes<GatewayEnv>({ ...deps, caller: (c) => c.var.principal }));
+  app.route('/production-links', linkRoutes<GatewayEnv>(deps));
+  const blobs = deps.blobs ?? createBlobStore(deps.config.blobs);
+  app.route('/v1/renders', renderRoutes<GatewayEnv>({ ...deps, blobs, caller: (c) => c.var.principal }));
+  app.route('/', renderVideoRoutes({ ...deps, blobs }));
+  app.route('/', deliveryRoutes({ ...deps, blobs }));
+  publishOpenApi(app, deps.config.baseUrl);
+  return app;
+}
+
+export type GatewayApp = ReturnType<typeof createApp>;

@@ -1,0 +1,30 @@
+import { authenticateApiKey, type CountHit } from '@vp/accounts';
+import { API_KEY_PREFIX, ApiError } from '@vp/contracts';
+import type { Db } from '@vp/db';
+import type { Principal } from './principal.ts';
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/** The API key a request carries, if it carries one in the `Authorization: Bearer svc_live_…` form. */
+export function bearerApiKey(header: string | undefined): string | null {
+  const token = header?.match(BEARER)?.[1];
+  return token?.startsWith(API_KEY_PREFIX) ? token : null;
+}
+
+/**
+ * The principal behind the request's key; 401 for a missing, malformed, unknown or revoked key.
+ * With `count`, the request is also counted in the key's rate-limit window (same round trip).
+ */
+export async function authenticate(db: Db, header: string | undefined, count?: CountHit): Promise<{ principal: Principal; hits: number | null }> {
+  if (!header) throw unauthorized('Missing API key: send `Authorization: Bearer svc_live_…`.');
+  const token = bearerApiKey(header);
+  if (!token) throw unauthorized('Malformed Authorization header: expected `Bearer svc_live_…`.');
+  const key = await authenticateApiKey(db, token, count);
+  if (!key) throw unauthorized('Invalid or revoked API key.');
+  return {
+    principal: { keyId: key.keyId, accountId: key.accountId, scopes: key.scopes, actor: { actor: `key:${key.keyId}`, actorName: key.accountName } },
+    hits: key.hits,
+  };
+}
+
+const unauthorized = (message: string) => new ApiError(401, message, 'unauthorized');

@@ -1,0 +1,57 @@
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { ApiError } from '@vp/contracts';
+import type { GatewayDeps, GatewayEnv } from '../env.ts';
+import { windowAt, type RateLimiter } from '../rate-limit/fixed-window.ts';
+import { surfaceOf } from '../surfaces.ts';
+import { authenticate, bearerApiKey } from './api-key.ts';
+
+/**
+ * The spec's Authentication and Limits, in one place: keys on /v1 with their scopes,
+ * `api_key_scope` for keys outside /v1, and the rate limit of each surface.
+ */
+export function guard(deps: GatewayDeps, limiter: RateLimiter) {
+  return createMiddleware<GatewayEnv>(async (c, next) => {
+    const surface = surfaceOf(c.req.method, c.req.path);
+    if (!c.req.path.startsWith('/v1') && bearerApiKey(c.req.header('authorization'))) {
+      throw new ApiError(403, 'API keys work only on /v1 paths.', 'api_key_scope');
+    }
+    if (!surface) return next();
+    const window = windowAt(limiter.now());
+    let hits: number | null = null;
+    if (surface.access === 'public') {
+      if (surface.limit) hits = await limiter.hit(`${surface.name}:ip:${clientAddress(c, deps.config.http.trustProxy)}`);
+    } else {
+      const count = surface.limit ? { bucket: surface.name, windowStart: window.start } : undefined;
+      const authenticated = await authenticate(deps.db, c.req.header('authorization'), count);
+      if (surface.access !== 'any' && !authenticated.principal.scopes.includes(surface.access)) {
+        throw new ApiError(403, `This API key lacks the \`${surface.access}\` scope.`, 'api_key_missing_scope');
+      }
+      c.set('principal', authenticated.principal);
+      hits = authenticated.hits;
+    }
+    if (!surface.limit || hits === null) return next();
+    const { perMinute } = surface.limit;
+    const reset = Math.max(1, Math.ceil((window.resetAt.getTime() - limiter.now()) / 1000));
+    const headers = { 'RateLimit-Limit': String(perMinute), 'RateLimit-Remaining': String(Math.max(0, perMinute - hits)), 'RateLimit-Reset': String(reset) };
+    for (const [name, value] of Object.entries(headers)) c.header(name, value);
+    if (hits > perMinute) {
+      throw new ApiError(429, `Rate limit of ${perMinute} requests a minute reached; retry in ${reset} s.`, 'rate_limited', { 'Retry-After': String(reset) });
+    }
+    await next();
+  });
+}
+
+/** The caller's address: the socket peer, or the first X-Forwarded-For hop behind a trusted proxy. */
+function clientAddress(c: Context, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown'; // app.request() in tests has no socket
+  }
+}

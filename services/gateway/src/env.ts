@@ -1,0 +1,27 @@
+import type { Client } from '@temporalio/client';
+import type { Logger } from 'pino';
+import type { BlobStore } from '@vp/blobs';
+import type { Config } from '@vp/config';
+import type { Db } from '@vp/db';
+import type { Principal } from './auth/principal.ts';
+
+/** What the gateway runs on; tests build it around their own database and Temporal. */
+export type GatewayDeps = {
+  config: Config;
+  db: Db;
+  /** Connected lazily, so the gateway starts (and /healthz answers) while Temporal is down. */
+  temporal: () => Client;
+  log: Logger;
+  /** Where videos, posters and uploaded images are kept; by default the configured store. */
+  blobs?: BlobStore;
+};
+
+/** Per-request values set by middleware. */
+export type GatewayEnv = {
+  Variables: {
+    requestId: string;
+    log: Logger;
+    /** The API key's owner, on authenticated /v1 routes. */
+    principal: Principal;
+  };
+};

@@ -1,0 +1,94 @@
+import { describe, expect } from 'vitest';
+import { seedAccount, test } from '@vp/testing';
+import { createDb } from '@vp/db';
+import { createTestGateway, withKey, json } from '../test-app.ts';
+
+const it = test.extend('gateway', { scope: 'file' }, async ({ database }, { onCleanup }) => {
+  const gateway = await createTestGateway(database, { env: { BODY_LIMIT_BYTES: '4096' } });
+  onCleanup(gateway.close);
+  const { apiKey } = await seedAccount(database.db, { credits: 100 });
+  return { ...gateway, apiKey };
+});
+
+const ERROR_SHAPE = { error: expect.any(String), code: expect.any(String) };
+
+describe('every non-2xx body is { error, code?, issues? } (spec: Errors)', () => {
+  it('malformed JSON is a 400', async ({ gateway }) => {
+    const res = await gateway.app.request('/v1/productions', {
+      method: 'POST', headers: { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json' }, body: '{"brief": {',
+    });
+    expect(res.status).toBe(400);
+    expect(await json(res)).toEqual({ error: 'The body is not valid JSON.', code: 'invalid_request' });
+  });
+
+  it('a body that is not JSON is a 415', async ({ gateway }) => {
+    const res = await gateway.app.request('/v1/productions', {
+      method: 'POST', headers: { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'text/plain' }, body: 'intent=hello',
+    });
+    expect(res.status).toBe(415);
+    expect(await json(res)).toEqual({ error: expect.stringContaining('application/json'), code: 'unsupported_media_type' });
+  });
+
+  it('an oversized body is a 413, refused before it is read to the end', async ({ gateway }) => {
+    const res = await gateway.app.request('/v1/productions', withKey(gateway.apiKey, { json: { brief: { intent: 'x'.repeat(10_000) } } }));
+    expect(res.status).toBe(413);
+    expect(await json(res)).toEqual({ error: expect.stringContaining('4096'), code: 'payload_too_large' });
+  });
+
+  it('an unknown route is a 404 and a wrong method a 405 with Allow', async ({ gateway }) => {
+    const missing = await gateway.app.request('/nowhere');
+    expect(missing.status).toBe(404);
+    expect(await json(missing)).toEqual(ERROR_SHAPE);
+    const wrong = await gateway.app.request('/v1/productions', withKey(gateway.apiKey, { method: 'DELETE' }));
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toContain('POST');
+    expect(await json(wrong)).toEqual({ error: expect.any(String), code: 'method_not_allowed' });
+  });
+
+  it('a failed validation is a 400 listing each problem with its path and message', async ({ gateway }) => {
+    const res = await gateway.app.request('/v1/productions', withKey(gateway.apiKey, {
+      json: { brief: { intent: '', format: { durationMs: 999, aspect: '5:4' }, media: [{ id: 'a', kind: 'gif' }] } },
+    }));
+    expect(res.status).toBe(400);
+    const body = await json(res);
+    expect(body).toMatchObject({ error: expect.any(String), code: 'invalid_request' });
+    const paths = body.issues.map((i: { path: string }) => i.path);
+    expect(paths).toEqual(expect.arrayContaining(['brief.intent', 'brief.format.durationMs', 'brief.format.aspect', 'brief.media.0.kind', 'brief.media.0.url']));
+    for (const issue of body.issues) expect(issue).toEqual({ path: expect.any(String), message: expect.any(String) });
+    const query = await gateway.app.request('/v1/productions?limit=0&stage=nope', withKey(gateway.apiKey));
+    expect(query.status).toBe(400);
+    expect((await json(query)).issues.map((i: { path: string }) => i.path).sort()).toEqual(['limit', 'stage']);
+  });
+
+  it('an unexpected failure is a 500 without a stack trace, logged with the request id', async ({ database }) => {
+    // A gateway whose database has gone away.
+    const broken = createDb(database.url.replace(/\/[^/]+$/, '/no_such_database'), { max: 1 });
+    const gateway = await createTestGateway({ url: database.url, db: broken });
+    try {
+      const res = await gateway.app.request('/v1/productions', withKey('svc_live_' + 'a'.repeat(43)));
+      expect(res.status).toBe(500);
+      const requestId = res.headers.get('x-request-id');
+      const body = await json(res);
+      expect(body).toEqual({ error: `Something went wrong on our side. Request id: ${requestId}.`, code: 'internal' });
+      expect(JSON.stringify(body)).not.toMatch(/at .*\.ts|no_such_database/);
+      const logged = gateway.logs.find((line) => line.msg === 'unhandled error');
+      expect(logged).toMatchObject({ requestId, level: 50 });
+      expect(logged?.err).toBeDefined();
+    } finally {
+      await gateway.close();
+      await broken.$disconnect();
+    }
+  });
+});
+
+describe('structured logs', () => {
+  it('carry the request id on every line of a request, and echo it as X-Request-Id', async ({ gateway }) => {
+    const res = await gateway.app.request('/v1/productions', withKey(gateway.apiKey, { headers: { 'x-request-id': 'req-abcdef12' } }));
+    expect(res.headers.get('x-request-id')).toBe('req-abcdef12');
+    const lines = gateway.logs.filter((line) => line.requestId === 'req-abcdef12');
+    expect(lines).toContainEqual(expect.objectContaining({ msg: 'request', method: 'GET', path: '/v1/productions', status: 200 }));
+    const generated = await gateway.app.request('/healthz');
+    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+

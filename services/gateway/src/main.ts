@@ -1,0 +1,35 @@
+import { serve } from '@hono/node-server';
+import { Client, Connection } from '@temporalio/client';
+import pino from 'pino';
+import { createBlobStore } from '@vp/blobs';
+import { loadConfig, requireDatabaseUrl } from '@vp/config';
+import { createDb } from '@vp/db';
+import { createApp } from './app.ts';
+import { createRateLimiter } from './rate-limit/fixed-window.ts';
+
+const config = loadConfig();
+const log = pino({ level: config.logLevel, base: { service: 'gateway' } });
+const db = createDb(requireDatabaseUrl(config));
+const connection = Connection.lazy({ address: config.temporal.address ?? 'localhost:7233' });
+const temporal = new Client({ connection, namespace: config.temporal.namespace });
+const limiter = createRateLimiter(db);
+const app = createApp({ config, db, temporal: () => temporal, log, blobs: createBlobStore(config.blobs) }, limiter);
+
+const sweep = setInterval(() => limiter.sweep().catch((err) => log.warn({ err }, 'rate-limit sweep failed')), 60_000);
+const server = serve({ fetch: app.fetch, hostname: config.http.host, port: config.http.port }, (info) =>
+  log.info({ port: info.port, baseUrl: config.baseUrl }, 'gateway listening'),
+);
+
+/** Stop taking requests, let those in flight finish (10 s at most), then let go of the database. */
+async function shutdown() {
+  clearInterval(sweep);
+  const closed = new Promise((resolve) => server.close(resolve));
+  if ('closeIdleConnections' in server) server.closeIdleConnections();
+  const force = setTimeout(() => 'closeAllConnections' in server && server.closeAllConnections(), 10_000);
+  await closed;
+  clearTimeout(force);
+  await connection.close().catch(() => {});
+  await db.$disconnect();
+  log.info('gateway stopped');
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void shutdown());

@@ -1,0 +1,35 @@
+import type { Scope } from '@vp/contracts';
+
+/** How one part of the API is guarded: the key scope it needs and its rate limit (spec: Limits). */
+export type Surface = {
+  name: string;
+  /** Path prefix, matched on whole segments. */
+  prefix: string;
+  method?: string;
+  /** `public`: no key needed. `any`: any live key, no scope. */
+  access: Scope | 'any' | 'public';
+  limit: { perMinute: number; per: 'key' | 'ip' } | null;
+};
+
+/** The spec's rate-limit table; the most specific entry wins (DELETE /v1/keys/current before /v1/keys). */
+export const SURFACES: readonly Surface[] = [
+  { name: 'openapi', prefix: '/v1/openapi.json', access: 'public', limit: null },
+  { name: 'keys-current', prefix: '/v1/keys/current', method: 'DELETE', access: 'any', limit: { perMinute: 30, per: 'key' } },
+  { name: 'keys', prefix: '/v1/keys', access: 'public', limit: { perMinute: 60, per: 'ip' } },
+  { name: 'productions', prefix: '/v1/productions', access: 'productions', limit: { perMinute: 120, per: 'key' } },
+  { name: 'webhooks', prefix: '/v1/webhooks', access: 'productions', limit: { perMinute: 60, per: 'key' } },
+  { name: 'renders', prefix: '/v1/renders', access: 'renders', limit: { perMinute: 30, per: 'key' } },
+  { name: 'capture', prefix: '/v1/capture', access: 'capture', limit: null },
+  { name: 'import', prefix: '/v1/import', access: 'import', limit: null },
+  { name: 'production-links', prefix: '/production-links', access: 'public', limit: { perMinute: 30, per: 'ip' } },
+];
+
+/** Any other /v1 path still needs a live key; it then answers 404. */
+const OTHER_V1: Surface = { name: 'v1', prefix: '/v1', access: 'any', limit: null };
+
+export function surfaceOf(method: string, path: string): Surface | null {
+  const within = (prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
+  const found = SURFACES.find((s) => within(s.prefix) && (!s.method || s.method === method));
+  if (found) return found;
+  return within('/v1') ? OTHER_V1 : null;
+}

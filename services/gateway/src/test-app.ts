@@ -1,0 +1,70 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { createBlobStore } from '@vp/blobs';
+import type { Config } from '@vp/config';
+import type { Db } from '@vp/db';
+import { connectTemporal, testConfig } from '@vp/testing';
+import { createBuiltinWriter } from '@vp/pitch';
+import { createWorkers, runWorkers, type WorkerDeps } from '@vp/worker';
+import { createRenderWorker, runRenderWorker } from '@vp/render-worker';
+import { createApp } from './app.ts';
+import type { RateLimiter } from './rate-limit/fixed-window.ts';
+
+/** The gateway over a test file's database and the run's Temporal server, with its log lines kept. */
+export async function createTestGateway(database: { url: string; db: Db }, options: { env?: Record<string, string>; limiter?: RateLimiter; config?: Config } = {}) {
+  const temporal = await connectTemporal();
+  const config = options.config ?? testConfig(database.url, options.env);
+  const logs: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) logs.push(JSON.parse(line));
+      done();
+    },
+  });
+  const log = pino({ level: 'info', base: { service: 'gateway' } }, sink);
+  const blobs = createBlobStore(config.blobs);
+  const app = createApp({ config, db: database.db, temporal: () => temporal.client, log, blobs }, options.limiter);
+  return { app, config, temporal, logs, blobs, close: () => temporal.close() };
+}
+
+/**
+ * The gateway plus real workers on this file's task queues: the whole service over the test
+ * file's database and the run's Temporal server. With `render`, a render worker too.
+ */
+export async function createTestStack(
+  database: { url: string; db: Db },
+  options: { env?: Record<string, string>; worker?: Pick<WorkerDeps, 'mailer' | 'webhookTransport'>; render?: boolean } = {},
+) {
+  const gateway = await createTestGateway(database, { env: { PRODUCTION_STEP_TIMEOUT_MS: '5000', ...options.env } });
+  const workers = await createWorkers({
+    config: gateway.config, connection: gateway.temporal.nativeConnection, db: database.db,
+    writer: createBuiltinWriter(), workflowBundle: gateway.temporal.workflowBundle, ...options.worker,
+  });
+  const stop = new AbortController();
+  const running = Promise.all([
+    runWorkers(workers, stop.signal),
+    options.render && runRenderWorker(await createRenderWorker({
+      config: gateway.config, connection: gateway.temporal.nativeConnection, db: database.db, blobs: gateway.blobs, workflowBundle: gateway.temporal.workflowBundle,
+    }), stop.signal),
+  ]);
+  return {
+    ...gateway,
+    close: async () => {
+      stop.abort();
+      await running;
+      await gateway.close();
+    },
+  };
+}
+
+/** Builds request options for `app.request()` with an API key and an optional JSON body. */
+export function withKey(apiKey: string | null, init: { method?: string; json?: unknown; headers?: Record<string, string> } = {}): RequestInit {
+  const headers: Record<string, string> = { ...init.headers };
+  if (apiKey) headers.authorization = `Bearer ${apiKey}`;
+  if (init.json !== undefined) headers['content-type'] = 'application/json';
+  return { method: init.method ?? (init.json !== undefined ? 'POST' : 'GET'), headers, ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}) };
+}
+
+/** A response's JSON body, loosely typed for assertions. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests assert on arbitrary JSON
+export const json = (res: Response): Promise<any> => res.json();
