@@ -1,0 +1,90 @@
+import type { Brief, CodeFile, Pitch } from '@vp/contracts';
+import { rankChanges } from '../code-changes.ts';
+import { clip } from '../text.ts';
+import type { WriteInput } from '../writer.ts';
+
+/** How much of the code the model reads: the best-ranked files first, each excerpt capped. */
+export const CODE_BUDGET_CHARS = 24_000;
+const EXCERPT_CHARS = 4_000;
+const CONTEXT_CHARS = 12_000;
+
+export const SYSTEM_PROMPT = `You write pitches for short motion-design videos: a script and a shot list, written from a client's brief.
+
+Answer with one JSON object and nothing else, in exactly this shape:
+{
+  "verdict": "video" or "skip",
+  "verdictReason": string or null,  // at most 1000 characters; required when verdict is "skip", null otherwise
+  "title": string,                  // 1 to 160 characters
+  "summary": string,                // 1 to 2000 characters: what the video shows, and for a revision what changed in answer to the latest comment
+  "music": string or null,          // at most 500 characters of music direction; null when music is off
+  "shots": [                        // 1 to 24 shots, in playing order
+    {
+      "title": string,              // 1 to 120 characters
+      "durationMs": integer,        // 500 to 60000
+      "beat": string or null,       // at most 200 characters: the shot's role and rhythm cue
+      "visual": string,             // 1 to 2000 characters: what is seen, concretely, for a motion designer
+      "text": string or null,       // at most 500 characters of on-screen text; keep it short enough to read
+      "voiceover": string or null,  // at most 1000 characters; null in every shot when voiceover is off
+      "mediaIds": [string],         // only ids from the brief's media
+      "codePaths": [string]         // only paths from the brief's code
+    }
+  ]
+}
+Do not send version, index, createdAt or estimatedCredits: they are filled in for you.
+
+Rules:
+- The shots' durationMs add up to exactly the length the user message gives. Keep every shot readable: about 1.5 s or more.
+- Templates: "changelog" is an intro, one shot per meaningful code change ranked by score and then by size (additions + deletions), smaller changes folded into one roundup shot, then a call to action; "launch" is why it matters, the reveal, the highlights, a call to action; "feature" is the problem, how the feature works step by step, the result; "digest" is one shot per area of change plus notes; "custom" follows the intent and the context.
+- Lockfiles, generated files (dist/, *.min.js, *.map, snapshots, vendored code) and whitespace-only changes are not worth showing. When they are all the brief has, and it has no media and no context, answer verdict "skip" with a reason, and still give one shot whose durationMs is the whole length.
+- Write in the brand's tone and use the brand's name in the title or the closing shot when it has one.
+- Use the intent and the key sentences of the context. Refer to the brief's media and code in the shots that show them.
+- When revising, answer the latest comment visibly, keep what it did not ask to change, and say in the summary what changed.`;
+
+export function userPrompt({ brief, version, previous, comments }: WriteInput): string {
+  const { format } = brief;
+  const latest = comments.at(-1);
+  const sections = [
+    `Write pitch version ${version}.`,
+    `Length: the shots' durationMs must add up to exactly ${format.durationMs}.`,
+    `Voiceover is ${format.sound.voiceover ? 'on' : 'off: every shot\'s voiceover is null'}. Music is ${format.sound.music ? 'on' : 'off: music is null'}. Sound effects are ${format.sound.sfx ? 'on' : 'off'}.`,
+    `Media ids you may use: ${JSON.stringify(brief.media.map((m) => m.id))}.`,
+    `Code paths you may use: ${JSON.stringify(brief.code.map((c) => c.path))}.`,
+    `The brief:\n${JSON.stringify(briefForModel(brief), null, 1)}`,
+  ];
+  if (previous) sections.push(`The previous pitch (version ${previous.version}):\n${JSON.stringify(pitchForModel(previous), null, 1)}`);
+  if (comments.length) {
+    sections.push(`The client's comments, oldest first:\n${comments.map((c) => `- on version ${c.pitchVersion}: ${JSON.stringify(c.comment)}`).join('\n')}`);
+  }
+  if (latest) sections.push(`This version answers the latest comment: ${JSON.stringify(latest.comment)}`);
+  return sections.join('\n\n');
+}
+
+/** The brief with the context and code sources trimmed to what a model can read usefully. */
+export function briefForModel(brief: Brief) {
+  let budget = CODE_BUDGET_CHARS;
+  const ranked = rankChanges(brief.code);
+  const ordered = [...ranked, ...brief.code.filter((file) => !ranked.includes(file))];
+  const code = ordered.map((file) => {
+    const excerpt = excerptOf(file, Math.min(EXCERPT_CHARS, budget));
+    budget -= excerpt?.length ?? 0;
+    const { source: _source, patch: _patch, sourceOmitted: _omitted, ...meta } = file;
+    return { ...meta, ...(excerpt ? { excerpt } : { excerptOmitted: true }) };
+  });
+  return { ...brief, context: brief.context && clip(brief.context, CONTEXT_CHARS), code };
+}
+
+function excerptOf(file: CodeFile, room: number): string | null {
+  const text = file.patch || file.source;
+  if (!text || room < 200) return null;
+  return clip(text, room);
+}
+
+function pitchForModel(pitch: Pitch) {
+  const { createdAt: _createdAt, estimatedCredits: _credits, ...rest } = pitch;
+  return rest;
+}
+
+/** What the model is told after an answer that cannot be used. */
+export function correction(problems: string[]): string {
+  return `Your previous answer cannot be used:\n${problems.slice(0, 20).map((p) => `- ${p}`).join('\n')}\nAnswer again with the complete, corrected JSON object.`;
+}

@@ -1,0 +1,131 @@
+/**
+ * Text helpers. Lengths are counted the way the contracts' schemas count them: in Unicode
+ * code points. Cuts fall on grapheme boundaries, so neither a surrogate pair nor an emoji
+ * sequence is ever split.
+ */
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+const ELLIPSIS = '…';
+
+export function codePointLength(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+    count++;
+  }
+  return count;
+}
+
+/** Replaces lone surrogates and drops control characters other than tab and newline. */
+export function clean(text: string): string {
+  return text.replace(/\p{Cs}/gu, '\uFFFD').replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, (c) => (c === '\r' ? '' : ' '));
+}
+
+/** One line of text: whitespace collapsed, trimmed. */
+export function oneLine(text: string): string {
+  return clean(text).replace(/\s+/g, ' ').trim();
+}
+
+/** At most `max` characters; a cut text ends with an ellipsis, at a word boundary when one is near. */
+export function clip(text: string, max: number): string {
+  if (codePointLength(text) <= max) return text;
+  if (max < 1) return '';
+  const budget = max - 1;
+  let windowEnd = Math.min(text.length, budget * 2 + 64);
+  if (windowEnd < text.length && (text.charCodeAt(windowEnd - 1) & 0xfc00) === 0xd800) windowEnd--;
+  const window = text.slice(0, windowEnd);
+  let end = 0;
+  let used = 0;
+  for (const { index, segment } of graphemes.segment(window)) {
+    const segmentEnd = index + segment.length;
+    used += codePointLength(segment);
+    // The window's last cluster may continue past it; only whole clusters are kept.
+    if (used > budget || (segmentEnd === window.length && window.length < text.length)) break;
+    end = segmentEnd;
+  }
+  let cut = text.slice(0, end);
+  const atWordEnd = /^\s/.test(text.slice(end, end + 1));
+  const space = cut.search(/\s\S*$/);
+  if (!atWordEnd && space > 0 && codePointLength(cut.slice(0, space)) >= budget * 0.6) cut = cut.slice(0, space);
+  return cut.replace(/[\s,;:.\-–—(]+$/u, '') + ELLIPSIS;
+}
+
+/** One clipped line, or the fallback when nothing readable is left. */
+export function line(text: string | null | undefined, max: number, fallback: string): string {
+  const value = oneLine(text ?? '');
+  return clip(value || fallback, max);
+}
+
+/** One clipped line, or null when there is nothing to say. */
+export function optionalLine(text: string | null | undefined, max: number): string | null {
+  const value = oneLine(text ?? '');
+  return value ? clip(value, max) : null;
+}
+
+export function capitalize(text: string): string {
+  const first = text.codePointAt(0);
+  if (first === undefined) return text;
+  const head = String.fromCodePoint(first);
+  return head.toLocaleUpperCase('en') + text.slice(head.length);
+}
+
+/** Sentences of a text, list markers removed; newlines end sentences too. */
+export function sentences(text: string): string[] {
+  return clean(text)
+    .split(/(?<=[.!?…])\s+|\n+/u)
+    .map((s) => oneLine(s.replace(/^\s*(?:[-*•>#]+|\d+[.)])\s+/u, '')))
+    .filter((s) => /[\p{L}\p{N}]/u.test(s));
+}
+
+/** Lower-case words (letters and digits). */
+export function words(text: string): string[] {
+  return text.toLocaleLowerCase('en').match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** Whole sentences that fit in `maxWords`; the first one is cut when even it does not fit. */
+export function speakable(text: string, maxWords: number): string {
+  const parts = sentences(text);
+  const kept: string[] = [];
+  let count = 0;
+  for (const sentence of parts) {
+    const n = words(sentence).length;
+    if (count + n > maxWords) break;
+    kept.push(sentence);
+    count += n;
+  }
+  if (kept.length > 0) return kept.join(' ');
+  const first = oneLine(parts[0] ?? text).split(' ');
+  if (first.length <= maxWords) return first.join(' ');
+  const head = first.slice(0, maxWords).join(' ');
+  // End on a clause when one ends late enough; otherwise trail off.
+  const clause = head.search(/[,;:–—](?=[^,;:–—]*$)/u);
+  if (clause > 0 && words(head.slice(0, clause)).length >= Math.max(3, maxWords / 2)) return head.slice(0, clause) + '.';
+  return head.replace(/[\s,;:.\-–—]+$/u, '') + ELLIPSIS;
+}
+
+/** "src/billing/InvoiceExport.ts" → "Invoice export"; an index file takes its folder's name. */
+export function humanizePath(path: string): string {
+  const parts = path.split(/[\\/]+/).filter(Boolean);
+  let name = parts.at(-1) ?? path;
+  let stem = name.replace(/^\.+/, '').replace(/(\.[^.\s]{1,12})+$/u, '');
+  const folder = parts.length > 1 && !/^(src|lib|app|apps|packages|services|pkg|internal|cmd|source)$/i.test(parts.at(-2) ?? '') ? parts.at(-2) : undefined;
+  if (/^(index|main|mod|__init__|init|lib)$/i.test(stem) && parts.length > 1) {
+    name = parts.at(-2) ?? name;
+    stem = name;
+  } else if (folder && /^[\p{L}\p{N}]+$/u.test(stem) && !/\p{Lu}.*\p{Lu}/u.test(stem)) {
+    // A one-word file name says little on its own: "tax/round.ts" reads "Tax round".
+    stem = `${folder} ${stem}`;
+  }
+  const spaced = stem
+    .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
+    .replace(/[-_.+\s]+/g, ' ')
+    .trim()
+    .toLocaleLowerCase('en');
+  return capitalize(clip(spaced || oneLine(name) || 'file', 60));
+}
+
+/** Joins like a person would: "a, b and c". */
+export function listing(items: string[], and = 'and'): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} ${and} ${items.at(-1)}`;
+}
