@@ -1,20 +1,29 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { Brief, creditsFor, type Pitch } from '@vp/contracts';
+import { Brief, creditsFor, type Pitch, type Stage, type SubscribableEventType } from '@vp/contracts';
 import { Prisma, type Db } from '@vp/db';
 import { balance, chargeWithin, refundWithin } from '@vp/ledger';
 import type { PitchWriter } from '@vp/pitch';
-import { applyStep, pitchesUsed, type StepWork } from '@vp/productions';
+import { applyStep, pitchesUsed, type Step, type StepWork } from '@vp/productions';
 import type { ProductionActivities, Refused, StepOutcome } from '@vp/workflows/definitions';
+import type { EventPublisher } from './publish.ts';
 
 const SYSTEM = { actor: 'system', actorName: 'Video Production Service' };
 const NOT_STARTED = ['queued', 'writing_pitch', 'pitch_ready', 'greenlit', 'making', 'exporting'] as const;
 
-export type ProductionActivityDeps = { db: Db; writer: PitchWriter };
+/** Without `events`, stage changes publish nothing (tests of the production workflow alone). */
+export type ProductionActivityDeps = { db: Db; writer: PitchWriter; events?: EventPublisher };
 
 /** Activities of the production workflow. Each is idempotent through its step key. */
-export function createProductionActivities({ db, writer }: ProductionActivityDeps): ProductionActivities {
+export function createProductionActivities({ db, writer, events }: ProductionActivityDeps): ProductionActivities {
   const outcome = (result: Awaited<ReturnType<typeof applyStep>>): StepOutcome =>
     result.applied ? { applied: true } : { applied: false, stage: result.stage };
+
+  /** A step the spec announces: its event is recorded with the change, and sent once that commits. */
+  async function announce(type: SubscribableEventType, step: Step, work?: StepWork) {
+    const result = await applyStep(db, events ? { ...step, after: events.recorder(type, step) } : step, work);
+    if (result.applied) await events?.dispatch(type, step);
+    return result;
+  }
 
   async function owner(productionId: string) {
     const row = await db.production.findUniqueOrThrow({ where: { id: productionId }, include: { workspace: true } });
@@ -33,9 +42,13 @@ export function createProductionActivities({ db, writer }: ProductionActivityDep
     async writePitch({ productionId, version }) {
       const row = await db.production.findUniqueOrThrow({
         where: { id: productionId },
-        include: { pitches: { where: { version: version - 1 } }, events: { where: { kind: 'comment' }, orderBy: { createdAt: 'asc' } } },
+        include: { pitches: { where: { version: { in: [version - 1, version] } } }, events: { where: { kind: 'comment' }, orderBy: { createdAt: 'asc' } } },
       });
-      const previous = (row.pitches[0]?.pitch as Pitch | undefined) ?? null;
+      if (row.stage !== 'writing_pitch') return { applied: false, stage: row.stage as Stage };
+      // A retry after a crash keeps what was written (a language model would not write it twice alike).
+      const written = row.pitches.find((p) => p.version === version);
+      if (written) return { applied: true, verdict: (written.pitch as Pitch).verdict };
+      const previous = (row.pitches.find((p) => p.version === version - 1)?.pitch as Pitch | undefined) ?? null;
       const comments = row.events.map((e) => e.payload as { comment: string; pitchVersion: number });
       let pitch: Pitch;
       try {
@@ -44,21 +57,28 @@ export function createProductionActivities({ db, writer }: ProductionActivityDep
         // The writer's own retries are spent; a bad answer is not worth retrying here.
         throw ApplicationFailure.create({ type: 'PitchWriterError', message: (error as Error).message, nonRetryable: true });
       }
-      const stage = pitch.verdict === 'skip' ? 'skipped' : 'pitch_ready';
-      const result = await applyStep(db, {
-        productionId, stepKey: `${productionId}:pitch:${version}`, from: ['writing_pitch'],
-        event: { kind: 'pitch', ...SYSTEM, payload: { stage, version, ...(pitch.verdictReason ? { reason: pitch.verdictReason } : {}) } },
-        update: { stage, pitchVersion: version },
-      }, async (tx) => {
-        await tx.pitchVersion.create({ data: { productionId, version, workspaceId: row.workspaceId, pitch: pitch as Prisma.InputJsonValue } });
+      await db.pitchVersion.createMany({
+        data: [{ productionId, version, workspaceId: row.workspaceId, pitch: pitch as Prisma.InputJsonValue }],
+        skipDuplicates: true,
       });
-      return { ...outcome(result), verdict: pitch.verdict };
+      return { applied: true, verdict: pitch.verdict };
+    },
+
+    async showPitch({ productionId, version }) {
+      const { pitch } = await db.pitchVersion.findUniqueOrThrow({ where: { productionId_version: { productionId, version } } });
+      const { verdict, verdictReason } = pitch as Pitch;
+      const stage = verdict === 'skip' ? 'skipped' : 'pitch_ready';
+      return outcome(await announce(stage === 'skipped' ? 'production.skipped' : 'production.pitch_ready', {
+        productionId, stepKey: `${productionId}:pitch:${version}`, from: ['writing_pitch'],
+        event: { kind: 'pitch', ...SYSTEM, payload: { stage, version, ...(verdictReason ? { reason: verdictReason } : {}) } },
+        update: { stage, pitchVersion: version },
+      }));
     },
 
     async greenlight({ productionId, pitchVersion, projectId, mode, actor, actorName }) {
       const { ownerId } = await owner(productionId);
       let refused: Refused | null = null;
-      const result = await applyStep(db, {
+      const result = await announce('production.greenlit', {
         productionId, stepKey: `${productionId}:greenlit`, from: ['pitch_ready'],
         event: { kind: 'greenlit', actor, actorName, payload: { stage: 'greenlit', pitchVersion } },
         update: {},
@@ -110,7 +130,7 @@ export function createProductionActivities({ db, writer }: ProductionActivityDep
     },
 
     async decline({ productionId, reason, actor, actorName }) {
-      return outcome(await applyStep(db, {
+      return outcome(await announce('production.declined', {
         productionId, stepKey: `${productionId}:declined`, from: ['queued', 'writing_pitch', 'pitch_ready'],
         event: { kind: 'declined', actor, actorName, payload: { stage: 'declined', ...(reason ? { reason } : {}) } },
         update: { stage: 'declined' },
@@ -118,7 +138,7 @@ export function createProductionActivities({ db, writer }: ProductionActivityDep
     },
 
     async cancel({ productionId, reason, actor, actorName }) {
-      return outcome(await applyStep(db, {
+      return outcome(await announce('production.cancelled', {
         productionId, stepKey: `${productionId}:cancelled`, from: NOT_STARTED,
         event: { kind: 'cancelled', actor, actorName, payload: { stage: 'cancelled', ...(reason ? { reason } : {}) } },
         update: { stage: 'cancelled', queue: Prisma.DbNull },
@@ -126,7 +146,7 @@ export function createProductionActivities({ db, writer }: ProductionActivityDep
     },
 
     async startMaking({ productionId }) {
-      return outcome(await applyStep(db, {
+      return outcome(await announce('production.progress', {
         productionId, stepKey: `${productionId}:making`, from: ['greenlit'],
         event: { kind: 'stage', ...SYSTEM, payload: { stage: 'making' } },
         update: { stage: 'making', queue: { phase: null, startedAt: null, retrying: false, lastProgress: null } },
@@ -134,7 +154,7 @@ export function createProductionActivities({ db, writer }: ProductionActivityDep
     },
 
     async deliver({ productionId, delivery }) {
-      return outcome(await applyStep(db, {
+      return outcome(await announce('production.delivered', {
         productionId, stepKey: `${productionId}:delivered`, from: ['making', 'exporting'],
         event: { kind: 'delivered', ...SYSTEM, payload: { stage: 'delivered', shareUrl: delivery.shareUrl } },
         update: { stage: 'delivered', delivery, queue: Prisma.DbNull },
@@ -142,7 +162,7 @@ export function createProductionActivities({ db, writer }: ProductionActivityDep
     },
 
     async fail({ productionId, error }) {
-      return outcome(await applyStep(db, {
+      return outcome(await announce('production.failed', {
         productionId, stepKey: `${productionId}:failed`, from: NOT_STARTED,
         event: { kind: 'failed', ...SYSTEM, payload: { stage: 'failed', error } },
         update: { stage: 'failed', error, queue: Prisma.DbNull },

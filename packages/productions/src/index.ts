@@ -3,3 +3,4 @@ export * from './read-model.ts';
 export * from './steps.ts';
 export * from './usage.ts';
 export * from './queries.ts';
+export * from './visible.ts';

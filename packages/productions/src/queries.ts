@@ -47,7 +47,3 @@ export async function listProductions(db: Db, q: ListQuery) {
 export function findProduction(db: Db, id: string) {
   return db.production.findUnique({ where: { id }, include: withCurrentPitch });
 }
-
-export function productionTimeline(db: Db, productionId: string) {
-  return db.productionEvent.findMany({ where: { productionId }, orderBy: { seq: 'asc' } });
-}

@@ -10,6 +10,8 @@ export type Step = {
   from: readonly Stage[];
   event: { kind: ProductionEvent['kind']; actor: string; actorName: string | null; payload: Record<string, unknown> };
   update: Prisma.ProductionUncheckedUpdateInput;
+  /** Runs in the same transaction once the change is written (the webhook outbox records the step's event here). */
+  after?: (tx: Prisma.TransactionClient) => Promise<void>;
 };
 
 export type StepResult = { applied: true; replayed: boolean } | { applied: false; stage: Stage };
@@ -41,6 +43,7 @@ export async function applyStep(db: Db, step: Step, work?: StepWork): Promise<St
       data: { id: randomUUID(), productionId: step.productionId, stepKey: step.stepKey, ...step.event, payload },
     });
     await tx.production.update({ where: { id: step.productionId }, data: { ...step.update, ...more.update } });
+    await step.after?.(tx);
     return { applied: true, replayed: false };
   });
 }

@@ -33,6 +33,8 @@ export type ProductionWorkflowInput = {
   renderTaskQueue: string;
   /** How long one database step may take before Temporal retries it elsewhere. */
   stepTimeoutMs: number;
+  /** How long a render may go without a heartbeat (a killed machine) before it is retried elsewhere. */
+  renderHeartbeatTimeoutMs?: number;
 };
 
 export type StepOutcome = { applied: true } | { applied: false; stage: Stage };
@@ -41,7 +43,10 @@ export type Refused = { refused: Refusal; message: string };
 /** Activities of the productions task queue (implemented in @vp/activities). */
 export interface ProductionActivities {
   startWritingPitch(input: { productionId: string }): Promise<StepOutcome>;
+  /** Writes the next pitch version (not yet shown: the workflow moves first, then `showPitch`). */
   writePitch(input: { productionId: string; version: number }): Promise<StepOutcome & { verdict?: 'video' | 'skip' }>;
+  /** Shows a written pitch in the read model: `pitch_ready` (or `skipped`) and its timeline entry. */
+  showPitch(input: { productionId: string; version: number }): Promise<StepOutcome>;
   greenlight(input: ActorRef & { productionId: string; pitchVersion: number; projectId: string; mode: 'manual' | 'auto' }): Promise<StepOutcome | Refused>;
   recordComment(input: ActorRef & { productionId: string; pitchVersion: number; comment: string }): Promise<StepOutcome | Refused>;
   decline(input: ActorRef & { productionId: string; reason: string | null }): Promise<StepOutcome>;
@@ -58,4 +63,17 @@ export interface ProductionActivities {
  */
 export interface RenderFarmActivities {
   makeVideo(input: { productionId: string; projectId: string }): Promise<{ delivery: Delivery }>;
+  /** A one-call render: its images become a project, rendered into its export. */
+  renderImages(input: { renderId: string }): Promise<void>;
+  /** Renders a stored project version again (a re-export from the project page). */
+  exportVersion(input: { exportId: string }): Promise<void>;
 }
+
+/** Short database steps of the render and export workflows (local activities of the render worker). */
+export interface RenderFarmSteps {
+  failRender(input: { renderId: string; error: string }): Promise<void>;
+  failExport(input: { exportId: string; error: string }): Promise<void>;
+}
+
+export type RenderWorkflowInput = { renderId: string; heartbeatTimeoutMs: number };
+export type ExportWorkflowInput = { exportId: string; heartbeatTimeoutMs: number };

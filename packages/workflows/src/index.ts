@@ -1,2 +1,6 @@
 // The workflow bundle: workflows only (each file imports @temporalio/workflow and contracts only).
 export { productionWorkflow } from './production.ts';
+export { webhookDeliveryWorkflow } from './webhook-delivery.ts';
+export { linkEmailsWorkflow } from './link-emails.ts';
+export { renderWorkflow } from './render.ts';
+export { exportWorkflow } from './export.ts';

@@ -1,10 +1,10 @@
 import {
-  ActivityFailure, allHandlersFinished, ApplicationFailure, CancellationScope, condition, isCancellation, proxyActivities, setHandler, uuid4,
+  ActivityFailure, allHandlersFinished, ApplicationFailure, CancellationScope, condition, isCancellation, proxyActivities, proxyLocalActivities, setHandler, uuid4,
 } from '@temporalio/workflow';
 import type { Stage } from '@vp/contracts';
 import {
   cancelUpdate, commentUpdate, declineUpdate, greenlightUpdate, stateQuery,
-  type ActorRef, type ProductionActivities, type ProductionWorkflowInput, type Refusal, type RenderFarmActivities,
+  type ActorRef, type CancelArgs, type CommentArgs, type DeclineArgs, type GreenlightArgs, type ProductionActivities, type ProductionWorkflowInput, type Refusal, type RenderFarmActivities,
   type StepOutcome,
 } from './definitions.ts';
 
@@ -26,17 +26,23 @@ export async function productionWorkflow(input: ProductionWorkflowInput): Promis
   let making = null as CancellationScope | null;
 
   const retry = { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 5 };
-  const steps = proxyActivities<ProductionActivities>({ startToCloseTimeout: input.stepTimeoutMs, retry });
+  // Steps are short database transactions: local activities, run by the worker that runs the
+  // workflow, without a round trip through a task queue for each stage change.
+  const steps = proxyLocalActivities<ProductionActivities>({ startToCloseTimeout: input.stepTimeoutMs, retry });
   // Writing a pitch may call a language model: it gets longer, and its own retries.
   const writer = proxyActivities<Pick<ProductionActivities, 'writePitch'>>({ startToCloseTimeout: '5 minutes', retry });
   const renderFarm = proxyActivities<RenderFarmActivities>({
     taskQueue: input.renderTaskQueue,
     startToCloseTimeout: '30 minutes',
-    heartbeatTimeout: '2 minutes',
+    heartbeatTimeout: input.renderHeartbeatTimeoutMs ?? '2 minutes',
     retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumAttempts: 3 },
   });
 
-  /** Runs an action alone: concurrent updates see `busy` in their validators. */
+  /**
+   * Runs a step alone. The workflow's state always leads the read model: what a client has read
+   * there, the workflow already accepts. An update that arrives while a step is writing waits
+   * for it (`settled`), then checks again, since the state may have moved meanwhile.
+   */
   async function exclusive(action: () => Promise<StepOutcome | { refused: Refusal; message: string }>, to: Stage) {
     state.busy = true;
     try {
@@ -49,12 +55,36 @@ export async function productionWorkflow(input: ProductionWorkflowInput): Promis
     }
   }
 
+  /** An update's handler: after any step in flight, the validator's check again, then the action. */
+  function afterSteps<A>(check: (args: A) => void, action: (args: A) => Promise<void>) {
+    return async (args: A) => {
+      // Handlers woken together take turns: whoever resumes first may already hold the step.
+      do await condition(() => !state.busy);
+      while (state.busy);
+      check(args);
+      await action(args);
+    };
+  }
+
   function requireOpenPitch(pitchVersion?: number) {
-    if (state.busy || state.stage !== 'pitch_ready') refuse('stage', `The pitch is not awaiting an answer (stage ${state.stage}).`);
+    if (state.stage !== 'pitch_ready') refuse('stage', `The pitch is not awaiting an answer (stage ${state.stage}).`);
     if (pitchVersion !== undefined && pitchVersion !== state.pitchVersion) {
       refuse('stage', `Pitch version ${pitchVersion} is out of date; the current version is ${state.pitchVersion}.`);
     }
   }
+
+  const canGreenlight = ({ pitchVersion }: { pitchVersion?: number }) => requireOpenPitch(pitchVersion);
+  const canComment = ({ pitchVersion }: { pitchVersion?: number }) => {
+    requireOpenPitch(pitchVersion);
+    if (state.revisionsLeft <= 0) refuse('revisions', 'No revisions are left for this production.');
+  };
+  const canDecline = ({ pitchVersion }: { pitchVersion?: number }) => {
+    if (!BEFORE_GREENLIGHT.includes(state.stage)) refuse('stage', `The production is ${state.stage}; it can no longer be declined.`);
+    if (pitchVersion !== undefined && pitchVersion !== state.pitchVersion) refuse('stage', `Pitch version ${pitchVersion} is out of date.`);
+  };
+  const canCancel = (_args: CancelArgs) => {
+    if (TERMINAL.includes(state.stage)) refuse('stage', `The production is already ${state.stage}.`);
+  };
 
   async function greenlight(actor: ActorRef, mode: 'manual' | 'auto') {
     projectId ??= uuid4();
@@ -64,40 +94,22 @@ export async function productionWorkflow(input: ProductionWorkflowInput): Promis
 
   setHandler(stateQuery, () => ({ stage: state.stage, pitchVersion: state.pitchVersion, revisionsLeft: state.revisionsLeft }));
 
-  setHandler(greenlightUpdate, ({ pitchVersion: _version, ...actor }) => greenlight(actor, 'manual'), {
-    validator: ({ pitchVersion }) => requireOpenPitch(pitchVersion),
+  setHandler(greenlightUpdate, afterSteps<GreenlightArgs>(canGreenlight, ({ pitchVersion: _version, ...actor }) => greenlight(actor, 'manual')), {
+    validator: canGreenlight,
   });
 
-  setHandler(
-    commentUpdate,
-    async ({ comment, pitchVersion: _version, ...actor }) => {
-      await exclusive(() => steps.recordComment({ productionId, pitchVersion: state.pitchVersion, comment, ...actor }), 'writing_pitch');
-      state.revisionsLeft -= 1;
-    },
-    {
-      validator: ({ pitchVersion }) => {
-        requireOpenPitch(pitchVersion);
-        if (state.revisionsLeft <= 0) refuse('revisions', 'No revisions are left for this production.');
-      },
-    },
-  );
+  setHandler(commentUpdate, afterSteps<CommentArgs>(canComment, async ({ comment, pitchVersion: _version, ...actor }) => {
+    await exclusive(() => steps.recordComment({ productionId, pitchVersion: state.pitchVersion, comment, ...actor }), 'writing_pitch');
+    state.revisionsLeft -= 1;
+  }), { validator: canComment });
 
-  setHandler(declineUpdate, ({ reason, pitchVersion: _version, ...actor }) =>
-    exclusive(() => steps.decline({ productionId, reason: reason ?? null, ...actor }), 'declined'), {
-    validator: ({ pitchVersion }) => {
-      if (state.busy || !BEFORE_GREENLIGHT.includes(state.stage)) refuse('stage', `The production is ${state.stage}; it can no longer be declined.`);
-      if (pitchVersion !== undefined && pitchVersion !== state.pitchVersion) refuse('stage', `Pitch version ${pitchVersion} is out of date.`);
-    },
-  });
+  setHandler(declineUpdate, afterSteps<DeclineArgs>(canDecline, ({ reason, pitchVersion: _version, ...actor }) =>
+    exclusive(() => steps.decline({ productionId, reason: reason ?? null, ...actor }), 'declined')), { validator: canDecline });
 
-  setHandler(
-    cancelUpdate,
-    async ({ reason, ...actor }) => {
-      making?.cancel();
-      await exclusive(() => steps.cancel({ productionId, reason: reason ?? null, ...actor }), 'cancelled');
-    },
-    { validator: (_args) => { if (TERMINAL.includes(state.stage)) refuse('stage', `The production is already ${state.stage}.`); } },
-  );
+  setHandler(cancelUpdate, afterSteps<CancelArgs>(canCancel, async ({ reason, ...actor }) => {
+    making?.cancel();
+    await exclusive(() => steps.cancel({ productionId, reason: reason ?? null, ...actor }), 'cancelled');
+  }), { validator: canCancel });
 
   const ended = () => TERMINAL.includes(state.stage);
   const stage = (): Stage => state.stage; // read after awaits, when updates may have moved it
@@ -110,10 +122,17 @@ export async function productionWorkflow(input: ProductionWorkflowInput): Promis
       while (!ended()) {
         const version = state.pitchVersion + 1;
         const written = await writer.writePitch({ productionId, version });
-        if (!written.applied) return;
+        if (!written.applied || ended()) return;
+        // The workflow moves first, then the read model shows the pitch (see `exclusive`).
         state.pitchVersion = version;
-        state.stage = written.verdict === 'skip' ? 'skipped' : 'pitch_ready';
-        if (state.stage === 'skipped') return;
+        const shown = written.verdict === 'skip' ? 'skipped' : 'pitch_ready';
+        await exclusive(async () => {
+          state.stage = shown;
+          return steps.showPitch({ productionId, version });
+        }, shown).catch((error: unknown) => {
+          if (!(error instanceof ApplicationFailure)) throw error; // refused: an update ended it first
+        });
+        if (stage() !== 'pitch_ready') return;
         if (input.greenlightMode === 'auto') {
           await greenlight({ actor: 'auto', actorName: 'Auto-greenlight' }, 'auto').catch((error: unknown) => {
             // Not enough credits: the pitch waits for a person, as in manual mode.

@@ -10,6 +10,7 @@ export function productionWorkflowStart(input: {
   greenlightMode: 'manual' | 'auto';
   taskQueuePrefix: string;
   stepTimeoutMs: number;
+  renderHeartbeatTimeoutMs?: number;
 }) {
   const args: ProductionWorkflowInput = {
     productionId: input.productionId,
@@ -17,6 +18,7 @@ export function productionWorkflowStart(input: {
     revisions: REVISIONS,
     renderTaskQueue: taskQueue('render', input.taskQueuePrefix),
     stepTimeoutMs: input.stepTimeoutMs,
+    ...(input.renderHeartbeatTimeoutMs ? { renderHeartbeatTimeoutMs: input.renderHeartbeatTimeoutMs } : {}),
   };
   return {
     workflowId: workflowIds.production(input.productionId),

@@ -1,9 +1,12 @@
+import { Client } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import { createProductionActivities } from '@vp/activities';
+import { createEventPublisher, createProductionActivities, createWebhookActivities, type WebhookActivityDeps } from '@vp/activities';
 import type { Config } from '@vp/config';
 import { taskQueue } from '@vp/contracts';
 import type { Db } from '@vp/db';
+import { mailerFromConfig, type Mailer } from '@vp/mail';
 import type { PitchWriter } from '@vp/pitch';
+import { webhookSettings } from '@vp/webhooks';
 import { workflowsPath } from '@vp/workflows/path';
 
 export type WorkerDeps = {
@@ -13,21 +16,38 @@ export type WorkerDeps = {
   writer: PitchWriter;
   /** A pre-built workflow bundle (tests build one per run); otherwise bundled at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /** Mail for greenlight links; by default from the configuration (SMTP, the dev outbox, or none). */
+  mailer?: Mailer | null;
+  /** Tests only: how deliveries reach a local HTTPS receiver. */
+  webhookTransport?: WebhookActivityDeps['transport'];
 };
 
-/** The workers of this process: the productions task queue (workflows and their activities). */
+/** The workers of this process: the productions and webhooks task queues (workflows and their activities). */
 export async function createWorkers(deps: WorkerDeps): Promise<Worker[]> {
   const { config } = deps;
   const workflows = deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath };
+  const settings = webhookSettings(config);
+  const mailer = deps.mailer === undefined ? mailerFromConfig(config) : deps.mailer;
+  // Steps start their webhook deliveries through the worker's own connection.
+  const client = new Client({ connection: deps.connection, namespace: config.temporal.namespace });
+  const events = createEventPublisher({ db: deps.db, client, eagerStart: true, settings, taskQueuePrefix: config.temporal.taskQueuePrefix, mail: mailer !== null });
   const productions = await Worker.create({
     connection: deps.connection,
     namespace: config.temporal.namespace,
     taskQueue: taskQueue('productions', config.temporal.taskQueuePrefix),
     ...workflows,
-    activities: createProductionActivities({ db: deps.db, writer: deps.writer }),
+    activities: createProductionActivities({ db: deps.db, writer: deps.writer, events }),
     maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivities,
   });
-  return [productions];
+  const webhooks = await Worker.create({
+    connection: deps.connection,
+    namespace: config.temporal.namespace,
+    taskQueue: taskQueue('webhooks', config.temporal.taskQueuePrefix),
+    ...workflows,
+    activities: createWebhookActivities({ db: deps.db, settings, mailer, transport: deps.webhookTransport }),
+    maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivities,
+  });
+  return [productions, webhooks];
 }
 
 /** Runs workers until the signal aborts, then drains them. */

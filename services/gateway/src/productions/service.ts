@@ -2,11 +2,11 @@ import type { Client } from '@temporalio/client';
 import { WorkflowIdConflictPolicy } from '@temporalio/client';
 import { workspaceAccess, type WorkspaceAccess } from '@vp/accounts';
 import type { Config } from '@vp/config';
-import { ApiError, omitCodeSources, type CreateProductionBody, type Stage } from '@vp/contracts';
+import { ApiError, canWrite, omitCodeSources, type CreateProductionBody, type Stage } from '@vp/contracts';
 import type { Db } from '@vp/db';
 import { pitchMarkdown } from '@vp/pitch';
 import {
-  createProduction, findProduction, listProductions, productionTimeline, toEvent, toProduction, toQueueStatus, usage,
+  createProduction, findProduction, findProductionFor, listProductions, toEvent, toProduction, toQueueStatus, usage,
   type ProductionWithPitch,
 } from '@vp/productions';
 import { cancelUpdate, commentUpdate, declineUpdate, greenlightUpdate, type ActorRef } from '@vp/workflows/definitions';
@@ -27,13 +27,11 @@ export async function targetWorkspace(db: Db, caller: Caller, workspaceId: strin
   return access;
 }
 
-/** A production the caller may see (404 otherwise, never revealing it exists), and the caller's role there. */
-async function visibleProduction(deps: ProductionDeps, caller: Caller, id: string, write: boolean) {
-  const row = await findProduction(deps.db, id);
-  if (!row) throw notFound();
-  const access = await workspaceAccess(deps.db, caller.accountId, row.workspaceId);
-  if (!access) throw notFound();
-  if (write && !access.canWrite) throw new ApiError(403, 'You have view-only access to this workspace.', 'forbidden');
+/** A production the caller may see (404 otherwise, never revealing it exists); writes need owner or editor. */
+async function visibleProduction(deps: ProductionDeps, caller: Caller, id: string, options: { write: boolean; timeline?: boolean }) {
+  const row = await findProductionFor(deps.db, id, caller.accountId, { timeline: options.timeline });
+  if (!row?.role) throw notFound();
+  if (options.write && !canWrite(row.role)) throw new ApiError(403, 'You have view-only access to this workspace.', 'forbidden');
   return row;
 }
 
@@ -51,6 +49,7 @@ export async function createFromApi(deps: ProductionDeps, caller: Caller, body: 
   const start = productionWorkflowStart({
     productionId: production.id, greenlightMode: production.greenlightMode as 'manual' | 'auto',
     taskQueuePrefix: deps.config.temporal.taskQueuePrefix, stepTimeoutMs: deps.config.worker.stepTimeoutMs,
+    renderHeartbeatTimeoutMs: deps.config.render.heartbeatTimeoutMs,
   });
   try {
     await deps.temporal().workflow.start('productionWorkflow', {
@@ -89,12 +88,11 @@ export async function list(
 }
 
 export async function detail(deps: ProductionDeps, caller: Caller, id: string) {
-  const row = await visibleProduction(deps, caller, id, false);
+  const row = await visibleProduction(deps, caller, id, { write: false, timeline: true });
   const production = show(deps, row);
-  const events = await productionTimeline(deps.db, id);
   return {
     production,
-    events: events.map(toEvent),
+    events: row.events.map(toEvent),
     queue: toQueueStatus(row),
     pitchMarkdown: production.pitch ? pitchMarkdown(production.pitch) : null,
   };
@@ -114,7 +112,7 @@ type Action =
 
 /** Greenlight, comment, decline or cancel: an Update to the workflow, answered with the production. */
 export async function act(deps: ProductionDeps, caller: Caller, id: string, action: Action) {
-  const row = await visibleProduction(deps, caller, id, true);
+  const row = await visibleProduction(deps, caller, id, { write: true });
   if (toProduction(row, deps.config.appUrl).terminal) throw new ApiError(409, `The production is already ${row.stage}.`, 'stage');
   const client = deps.temporal();
   const { actor } = caller;

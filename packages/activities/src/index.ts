@@ -1,0 +1,3 @@
+export { createProductionActivities, type ProductionActivityDeps } from './productions.ts';
+export { createEventPublisher, type EventPublisher, type EventPublisherDeps } from './publish.ts';
+export { createWebhookActivities, type WebhookActivityDeps } from './webhooks.ts';
