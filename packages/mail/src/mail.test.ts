@@ -1,0 +1,82 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailerFromConfig, outboxMailer, smtpMailer } from './index.ts';
+
+type Received = { from: string; to: string[]; raw: string; user: string | undefined };
+let server: SMTPServer;
+let port: number;
+const received: Received[] = [];
+
+beforeAll(async () => {
+  server = new SMTPServer({
+    authOptional: false,
+    disabledCommands: ['STARTTLS'],
+    allowInsecureAuth: true,
+    onAuth(auth, _session, callback) {
+      if (auth.username === 'mailer' && auth.password === 's3cret') callback(null, { user: auth.username });
+      else callback(new Error('Invalid username or password'));
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+          user: session.user as string | undefined,
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.server.address() as AddressInfo).port;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const message = { id: 'link-3f1c-2-ada', to: 'ada@example.com', subject: 'Pitch ready: Exports, twice as fast', text: 'Greenlight: https://app.example.com/go/abc?action=greenlight', html: '<p>Greenlight</p>' };
+const FROM = 'Video Production Service <no-reply@vps.example.com>';
+
+describe('mail', () => {
+  it('goes through a real SMTP server when SMTP_URL is set, authenticated, with a stable Message-ID', async () => {
+    const mailer = mailerFromConfig({ env: 'production', mail: { smtpUrl: `smtp://mailer:s3cret@127.0.0.1:${port}`, from: FROM, outboxDir: '/nonexistent' } });
+    await mailer!.send(message);
+    expect(received).toHaveLength(1);
+    const [mail] = received;
+    expect(mail).toMatchObject({ from: 'no-reply@vps.example.com', to: ['ada@example.com'], user: 'mailer' });
+    expect(mail!.raw).toContain('Subject: Pitch ready: Exports, twice as fast');
+    expect(mail!.raw).toContain('Message-ID: <link-3f1c-2-ada@vps.example.com>');
+    expect(mail!.raw).toContain('https://app.example.com/go/abc?action=greenlight');
+  });
+
+  it('fails loudly when the SMTP server refuses it', async () => {
+    const mailer = smtpMailer({ url: `smtp://mailer:wrong@127.0.0.1:${port}`, from: FROM });
+    await expect(mailer.send(message)).rejects.toThrow(/Invalid username or password/);
+  });
+
+  it('is written to the outbox folder in development, one file per message', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'vp-outbox-'));
+    try {
+      const mailer = mailerFromConfig({ env: 'development', mail: { from: FROM, outboxDir: dir } });
+      await mailer!.send(message);
+      await outboxMailer({ dir, from: FROM }).send(message);
+      const files = await readdir(dir);
+      expect(files).toEqual(['link-3f1c-2-ada.eml']);
+      const eml = await readFile(join(dir, files[0]!), 'utf8');
+      expect(eml).toContain('To: ada@example.com');
+      expect(eml).toContain('Subject: Pitch ready: Exports, twice as fast');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('is not sent in production (or tests) without SMTP_URL', () => {
+    expect(mailerFromConfig({ env: 'production', mail: { from: FROM, outboxDir: '.data/outbox' } })).toBeNull();
+    expect(mailerFromConfig({ env: 'test', mail: { from: FROM, outboxDir: '.data/outbox' } })).toBeNull();
+  });
+});

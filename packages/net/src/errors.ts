@@ -1,0 +1,56 @@
+/** Base of every failure of `fetchPublic`; messages are safe to show a person. */
+export class FetchError extends Error {
+  constructor(message: string, readonly url: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** Not a URL, or a scheme other than http and https. */
+export class UnsupportedUrlError extends FetchError {}
+
+/** The host is, or resolves to, an address that is not public. */
+export class UnsafeAddressError extends FetchError {
+  constructor(url: string, readonly hostname: string, readonly address: string, readonly reason: string) {
+    const target = hostname === address ? address : `${hostname} (${address})`;
+    super(`${target} is ${reason}, which is not a public address`, url);
+  }
+}
+
+/** The host name does not resolve. */
+export class HostNotFoundError extends FetchError {
+  constructor(url: string, readonly hostname: string, options?: { cause?: unknown }) {
+    super(`the host ${hostname} could not be found`, url, options);
+  }
+}
+
+/** The connection failed: refused, reset, unreachable or a TLS failure. `code` is Node's error code. */
+export class ConnectionError extends FetchError {
+  constructor(url: string, readonly address: string | null, readonly code: string | null, options?: { cause?: unknown }) {
+    super(`the server could not be reached${code ? ` (${code})` : ''}`, url, options);
+  }
+}
+
+/** The whole exchange (resolving, connecting, sending, reading) took longer than allowed. */
+export class FetchTimeoutError extends FetchError {
+  constructor(url: string, readonly timeoutMs: number) {
+    super(`no complete answer within ${formatSeconds(timeoutMs)}`, url);
+  }
+}
+
+/** The body is larger than allowed (only when `onTooLarge` is `error`). */
+export class ResponseTooLargeError extends FetchError {
+  constructor(url: string, readonly maxBytes: number) {
+    super(`the answer is larger than ${formatBytes(maxBytes)}`, url);
+  }
+}
+
+function formatSeconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Number((bytes / 1024 / 1024).toFixed(1))} MB`;
+  if (bytes >= 1024) return `${Number((bytes / 1024).toFixed(1))} KB`;
+  return `${bytes} bytes`;
+}

@@ -1,0 +1,155 @@
+import http from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import {
+  ConnectionError, FetchError, FetchTimeoutError, ResponseTooLargeError, UnsupportedUrlError,
+} from './errors.ts';
+import { bareHost, checkPublicHost, type Resolver } from './resolve.ts';
+
+export interface FetchPublicOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+  /** For the whole exchange: resolving, connecting, sending and reading the body. */
+  timeoutMs: number;
+  maxBytes: number;
+  /** `error` (default) fails with `ResponseTooLargeError`; `truncate` keeps the first `maxBytes`. */
+  onTooLarge?: 'error' | 'truncate';
+  /** Development switch: accept private and loopback addresses. */
+  allowPrivate?: boolean;
+  signal?: AbortSignal;
+  /** Defaults to the system resolver; injectable for tests. */
+  resolve?: Resolver;
+  /** Certificate authorities to trust for https instead of the system's (tests trust a self-signed receiver). */
+  ca?: string | Buffer | Array<string | Buffer>;
+}
+
+export interface PublicResponse {
+  url: string;
+  status: number;
+  headers: Headers;
+  body: Buffer;
+  /** True when the body was cut at `maxBytes`. */
+  truncated: boolean;
+  /** The address the request was sent to: the one that was checked. */
+  address: string;
+}
+
+/**
+ * Fetches a URL only when every address of its host is public, then connects to exactly
+ * the address it checked (a DNS answer that changes between check and connect cannot
+ * reach inside). Redirects are never followed: a 3xx is returned as is.
+ */
+export async function fetchPublic(input: string | URL, options: FetchPublicOptions): Promise<PublicResponse> {
+  const url = parseUrl(input);
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const fail = (error: unknown): never => {
+    if (options.signal?.aborted) throw options.signal.reason;
+    if (timeout.aborted) throw new FetchTimeoutError(url.href, options.timeoutMs);
+    throw error;
+  };
+  try {
+    signal.throwIfAborted();
+    const addresses = await abortable(
+      checkPublicHost(url.hostname, { resolve: options.resolve, allowPrivate: options.allowPrivate, url: url.href }),
+      signal,
+    );
+    return await send(url, addresses[0] as string, options, signal);
+  } catch (error) {
+    return fail(error);
+  }
+}
+
+function parseUrl(input: string | URL): URL {
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    throw new UnsupportedUrlError('this is not a valid URL', String(input));
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UnsupportedUrlError(`only http and https addresses are fetched, not ${url.protocol.slice(0, -1)}`, url.href);
+  }
+  return url;
+}
+
+/** A `lookup` that always answers the checked address, whatever DNS says now. */
+function pinnedLookup(address: string): LookupFunction {
+  const family = isIP(address);
+  return (_hostname, options, callback) => {
+    if (options.all) callback(null, [{ address, family }]);
+    else callback(null, address, family);
+  };
+}
+
+function send(url: URL, address: string, options: FetchPublicOptions, signal: AbortSignal): Promise<PublicResponse> {
+  const transport = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const request = transport.request(url, {
+      method: options.method ?? 'GET',
+      headers: options.headers,
+      // A fresh agent per request: a pooled socket could lead to an address checked for another request.
+      agent: false,
+      ...(options.ca ? { ca: options.ca } : {}),
+      // An IP literal connects directly; a host name goes through the pinned lookup and keeps its
+      // name for the Host header, SNI and certificate checks.
+      lookup: isIP(bareHost(url.hostname)) ? undefined : pinnedLookup(address),
+    });
+    const abort = () => request.destroy(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    const settle = <T>(fn: (value: T) => void) => (value: T) => {
+      signal.removeEventListener('abort', abort);
+      fn(value);
+    };
+    const done = settle(resolve);
+    const failed = settle((error: unknown) => reject(error instanceof FetchError || signal.aborted
+      ? error
+      : new ConnectionError(url.href, address, (error as NodeJS.ErrnoException).code ?? null, { cause: error })));
+
+    request.on('error', failed);
+    request.on('response', (response) => {
+      readBody(response, url.href, options).then(({ body, truncated }) => {
+        done({ url: url.href, status: response.statusCode ?? 0, headers: toHeaders(response.rawHeaders), body, truncated, address });
+      }, failed);
+    });
+    request.end(options.body);
+  });
+}
+
+async function readBody(response: http.IncomingMessage, url: string, options: FetchPublicOptions) {
+  const { maxBytes } = options;
+  const truncate = options.onTooLarge === 'truncate';
+  const declared = Number(response.headers['content-length']);
+  if (!truncate && Number.isFinite(declared) && declared > maxBytes) {
+    response.destroy();
+    throw new ResponseTooLargeError(url, maxBytes);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response as AsyncIterable<Buffer>) {
+    if (size + chunk.length > maxBytes) {
+      response.destroy();
+      if (!truncate) throw new ResponseTooLargeError(url, maxBytes);
+      chunks.push(chunk.subarray(0, maxBytes - size));
+      return { body: Buffer.concat(chunks), truncated: true };
+    }
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  return { body: Buffer.concat(chunks), truncated: false };
+}
+
+function toHeaders(raw: string[]): Headers {
+  const headers = new Headers();
+  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
+  return headers;
+}
+
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
+}

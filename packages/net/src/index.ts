@@ -1,0 +1,7 @@
+export { classifyAddress, isPublicAddress, type AddressVerdict } from './address.ts';
+export { checkPublicHost, systemResolver, type CheckHostOptions, type Resolver } from './resolve.ts';
+export { fetchPublic, type FetchPublicOptions, type PublicResponse } from './fetch.ts';
+export {
+  ConnectionError, FetchError, FetchTimeoutError, HostNotFoundError, ResponseTooLargeError,
+  UnsafeAddressError, UnsupportedUrlError, formatBytes,
+} from './errors.ts';

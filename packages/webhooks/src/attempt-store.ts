@@ -1,0 +1,87 @@
+import { sqlPool, type Db } from '@vp/db';
+import type { EventRecord, StoredEventData } from './payload.ts';
+
+/** What an attempt needs of its endpoint. */
+export type AttemptEndpoint = {
+  id: string;
+  url: string;
+  secretEncrypted: string;
+  previousSecretEncrypted: string | null;
+  previousSecretExpiresAt: Date | null;
+};
+
+// The hot path of every delivery, in two statements straight through pg: one to claim the
+// attempt and load what it sends, one to record the outcome with the endpoint's counters.
+
+/**
+ * Claims attempt `attempt` of a pending delivery to an enabled endpoint (attempts n-1 -> n)
+ * and returns its event and endpoint; null when it cannot be claimed (finished, attempted
+ * already, or the endpoint is off).
+ */
+export async function claimAttempt(db: Db, deliveryId: string, attempt: number, now: Date): Promise<{ event: EventRecord; endpoint: AttemptEndpoint } | null> {
+  const { rows } = await sqlPool(db).query<EventRecord & AttemptEndpoint & { endpointId: string }>(
+    `WITH claimed AS (
+       UPDATE webhook_deliveries d SET attempts = $2, last_attempt_at = $3
+       FROM webhook_endpoints e
+       WHERE d.id = $1 AND d.status = 'pending' AND d.attempts = $2 - 1
+         AND e.id = d.endpoint_id AND e.enabled AND e.deleted_at IS NULL
+       RETURNING d.event_id, d.endpoint_id
+     )
+     SELECT ev.id, ev.type, ev.workspace_id AS "workspaceId", ev.redelivery_of AS "redeliveryOf", ev.data, ev.created_at AS "createdAt",
+            e.id AS "endpointId", e.url, e.secret_encrypted AS "secretEncrypted",
+            e.previous_secret_encrypted AS "previousSecretEncrypted", e.previous_secret_expires_at AS "previousSecretExpiresAt"
+     FROM claimed JOIN webhook_events ev ON ev.id = claimed.event_id JOIN webhook_endpoints e ON e.id = claimed.endpoint_id`,
+    [deliveryId, attempt, now],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    event: { id: row.id, type: row.type, workspaceId: row.workspaceId, redeliveryOf: row.redeliveryOf, data: row.data as StoredEventData, createdAt: row.createdAt },
+    endpoint: {
+      id: row.endpointId, url: row.url, secretEncrypted: row.secretEncrypted,
+      previousSecretEncrypted: row.previousSecretEncrypted, previousSecretExpiresAt: row.previousSecretExpiresAt,
+    },
+  };
+}
+
+type Response = { status: number | null; body: string | null };
+
+/** A 2xx: the delivery succeeded; the endpoint's run of failures ends. */
+export async function recordSuccess(db: Db, input: { deliveryId: string; endpointId: string; response: Response; now: Date }): Promise<void> {
+  await sqlPool(db).query(
+    `WITH delivered AS (
+       UPDATE webhook_deliveries SET status = 'succeeded', delivered_at = $3, next_attempt_at = NULL,
+         last_response_status = $4, last_response_body = $5, last_error = NULL
+       WHERE id = $1
+     )
+     UPDATE webhook_endpoints SET consecutive_failures = 0, failing_since = NULL, last_attempt_at = $3, last_success_at = $3 WHERE id = $2`,
+    [input.deliveryId, input.endpointId, input.now, input.response.status, input.response.body],
+  );
+}
+
+/**
+ * A failed attempt: recorded on the delivery (`nextAttemptAt` null when it was the last) and
+ * counted on the endpoint, atomically; answers the endpoint's counters as they now stand.
+ */
+export async function recordFailure(
+  db: Db,
+  input: { deliveryId: string; endpointId: string; response: Response; error: string; nextAttemptAt: Date | null; now: Date },
+): Promise<{ consecutiveFailures: number; failingSince: Date; enabled: boolean }> {
+  const { rows } = await sqlPool(db).query<{ consecutiveFailures: number; failingSince: Date; enabled: boolean }>(
+    `WITH failed AS (
+       UPDATE webhook_deliveries SET status = CASE WHEN $6::timestamptz IS NULL THEN 'exhausted'::webhook_delivery_status ELSE 'pending' END,
+         next_attempt_at = $6, last_response_status = $4, last_response_body = $5, last_error = $7
+       WHERE id = $1
+     )
+     UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 1, failing_since = COALESCE(failing_since, $3), last_attempt_at = $3
+     WHERE id = $2
+     RETURNING consecutive_failures AS "consecutiveFailures", failing_since AS "failingSince", enabled`,
+    [input.deliveryId, input.endpointId, input.now, input.response.status, input.response.body, input.nextAttemptAt, input.error],
+  );
+  return rows[0]!;
+}
+
+/** Switches an endpoint off, saying why (once: a second switch-off keeps the first reason). */
+export async function switchOff(db: Db, endpointId: string, reason: string): Promise<void> {
+  await sqlPool(db).query(`UPDATE webhook_endpoints SET enabled = false, disabled_reason = $2 WHERE id = $1 AND enabled`, [endpointId, reason]);
+}

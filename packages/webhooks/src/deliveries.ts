@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { ApiError, type EventType, type WebhookDelivery } from '@vp/contracts';
+import { Prisma, type Db, type WebhookDelivery as DeliveryRow, type WebhookEndpoint as EndpointRow, type WebhookEvent as EventRow } from '@vp/db';
+import { pingEventData } from './payload.ts';
+
+export type DeliveryWithEvent = DeliveryRow & { event: Pick<EventRow, 'id' | 'type' | 'productionId' | 'redeliveryOf'> };
+
+const withEvent = { event: { select: { id: true, type: true, productionId: true, redeliveryOf: true } } } as const;
+
+export function toDelivery(row: DeliveryWithEvent): WebhookDelivery {
+  return {
+    id: row.id,
+    endpointId: row.endpointId,
+    productionId: row.event.productionId,
+    event: row.event.type as EventType,
+    eventId: row.event.id,
+    redeliveryOf: row.event.redeliveryOf,
+    status: row.status,
+    attempts: row.attempts,
+    nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
+    lastResponseStatus: row.lastResponseStatus,
+    lastResponseBody: row.lastResponseBody,
+    lastError: row.lastError,
+    lastAttemptAt: row.lastAttemptAt?.toISOString() ?? null,
+    deliveredAt: row.deliveredAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** Opaque cursor: the last row's place in newest-first order. */
+const encodeCursor = (row: { createdAt: Date; id: string }) => Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
+function decodeCursor(cursor: string) {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
+  const createdAt = new Date(at ?? '');
+  return id && /^[0-9a-f-]{36}$/.test(id) && !Number.isNaN(createdAt.getTime()) ? { createdAt, id } : null;
+}
+
+/** An endpoint's deliveries, newest first (ties by id), with a cursor to the next page. */
+export async function listDeliveries(db: Db, endpointId: string, page: { limit: number; cursor?: string }) {
+  const after = page.cursor ? decodeCursor(page.cursor) : null;
+  if (page.cursor && !after) throw new ApiError(400, 'The cursor is not one this list gave.', 'invalid_request');
+  const rows = await db.webhookDelivery.findMany({
+    where: {
+      endpointId,
+      ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
+    },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: page.limit + 1,
+    include: withEvent,
+  });
+  const shown = rows.slice(0, page.limit);
+  const last = shown.at(-1);
+  return { rows: shown, nextCursor: rows.length > page.limit && last ? encodeCursor(last) : null };
+}
+
+export function findDelivery(db: Db, id: string) {
+  return db.webhookDelivery.findUnique({ where: { id }, include: withEvent });
+}
+
+/** A test event (`ping`) for one endpoint, with its pending delivery. */
+export async function createPing(db: Db, endpoint: EndpointRow, appUrl: string): Promise<DeliveryWithEvent> {
+  const eventId = randomUUID();
+  return db.$transaction(async (tx) => {
+    await tx.webhookEvent.create({
+      data: { id: eventId, workspaceId: endpoint.workspaceId, type: 'ping', data: pingEventData(endpoint.id, appUrl) as Prisma.InputJsonValue },
+    });
+    return tx.webhookDelivery.create({ data: { id: randomUUID(), eventId, endpointId: endpoint.id }, include: withEvent });
+  });
+}
+
+/** A copy of a delivery's event with a new id and `redeliveryOf`, to the same endpoint. */
+export async function createRedelivery(db: Db, original: DeliveryRow): Promise<DeliveryWithEvent> {
+  const event = await db.webhookEvent.findUniqueOrThrow({ where: { id: original.eventId } });
+  const eventId = randomUUID();
+  return db.$transaction(async (tx) => {
+    await tx.webhookEvent.create({
+      data: {
+        id: eventId, workspaceId: event.workspaceId, productionId: event.productionId, type: event.type,
+        redeliveryOf: event.redeliveryOf ?? event.id, data: event.data as Prisma.InputJsonValue,
+      },
+    });
+    return tx.webhookDelivery.create({ data: { id: randomUUID(), eventId, endpointId: original.endpointId }, include: withEvent });
+  });
+}

@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import {
+  ApiError, DEFAULT_EVENT_TYPES, SECRET_OVERLAP_MS, WEBHOOK_ENDPOINT_LIMIT,
+  type SubscribableEventType, type WebhookEndpoint,
+} from '@vp/contracts';
+import type { Db, WebhookEndpoint as EndpointRow } from '@vp/db';
+import { generateSecret, type SecretBox } from './secret.ts';
+
+export function toEndpoint(row: EndpointRow): WebhookEndpoint {
+  return {
+    id: row.id,
+    workspaceId: row.workspaceId,
+    url: row.url,
+    description: row.description,
+    events: row.events as SubscribableEventType[],
+    enabled: row.enabled,
+    disabledReason: row.disabledReason,
+    consecutiveFailures: row.consecutiveFailures,
+    lastAttemptAt: row.lastAttemptAt?.toISOString() ?? null,
+    lastSuccessAt: row.lastSuccessAt?.toISOString() ?? null,
+    previousSecretExpiresAt: row.previousSecretExpiresAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** Creates an endpoint with a new secret (returned once). 409 `limit` past 10 per workspace, also under concurrency. */
+export async function createEndpoint(
+  db: Db,
+  box: SecretBox,
+  input: { workspaceId: string; url: string; description?: string | null; events?: SubscribableEventType[] },
+): Promise<{ row: EndpointRow; secret: string }> {
+  const id = randomUUID();
+  const secret = generateSecret();
+  const row = await db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'webhook-endpoints:' + input.workspaceId}))`;
+    const count = await tx.webhookEndpoint.count({ where: { workspaceId: input.workspaceId, deletedAt: null } });
+    if (count >= WEBHOOK_ENDPOINT_LIMIT) {
+      throw new ApiError(409, `A workspace may have ${WEBHOOK_ENDPOINT_LIMIT} webhook endpoints; delete one first.`, 'limit');
+    }
+    return tx.webhookEndpoint.create({
+      data: {
+        id,
+        workspaceId: input.workspaceId,
+        url: input.url,
+        description: input.description ?? null,
+        events: input.events ?? [...DEFAULT_EVENT_TYPES],
+        secretEncrypted: box.seal(secret, id),
+      },
+    });
+  });
+  return { row, secret };
+}
+
+export function listEndpoints(db: Db, workspaceId: string) {
+  return db.webhookEndpoint.findMany({ where: { workspaceId, deletedAt: null }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+}
+
+/** An endpoint that exists and was not deleted. */
+export function findEndpoint(db: Db, id: string) {
+  return db.webhookEndpoint.findFirst({ where: { id, deletedAt: null } });
+}
+
+/**
+ * Applies a PATCH. Switching an endpoint back on resets its failure count; switching it off
+ * by hand records why.
+ */
+export function updateEndpoint(
+  db: Db,
+  row: EndpointRow,
+  patch: { url?: string; description?: string | null; events?: SubscribableEventType[]; enabled?: boolean },
+) {
+  const reenabled = patch.enabled === true && !row.enabled;
+  const disabled = patch.enabled === false && row.enabled;
+  return db.webhookEndpoint.update({
+    where: { id: row.id },
+    data: {
+      ...(patch.url !== undefined ? { url: patch.url } : {}),
+      ...(patch.description !== undefined ? { description: patch.description } : {}),
+      ...(patch.events !== undefined ? { events: patch.events } : {}),
+      ...(reenabled ? { enabled: true, disabledReason: null, consecutiveFailures: 0, failingSince: null } : {}),
+      ...(disabled ? { enabled: false, disabledReason: 'Switched off through the API.' } : {}),
+    },
+  });
+}
+
+/** Soft delete: nothing more is sent, and links minted for it answer 403 `revoked`. */
+export function deleteEndpoint(db: Db, id: string, now = new Date()) {
+  return db.webhookEndpoint.update({ where: { id }, data: { deletedAt: now, enabled: false, disabledReason: 'Deleted.' } });
+}
+
+/** A new secret; the current one becomes the previous and keeps signing for 24 hours. */
+export async function rollSecret(db: Db, box: SecretBox, row: EndpointRow, now = new Date()): Promise<{ row: EndpointRow; secret: string }> {
+  const secret = generateSecret();
+  const updated = await db.$transaction(async (tx) => {
+    // Two rolls at once: the second sees the first's secret as the previous one.
+    const [current] = await tx.$queryRaw<{ secret_encrypted: string }[]>`
+      SELECT secret_encrypted FROM webhook_endpoints WHERE id = ${row.id}::uuid FOR UPDATE`;
+    return tx.webhookEndpoint.update({
+      where: { id: row.id },
+      data: {
+        secretEncrypted: box.seal(secret, row.id),
+        previousSecretEncrypted: current?.secret_encrypted ?? row.secretEncrypted,
+        previousSecretExpiresAt: new Date(now.getTime() + SECRET_OVERLAP_MS),
+      },
+    });
+  });
+  return { row: updated, secret };
+}
+
+/** The secrets that sign now: the current one, and the previous one during its overlap. */
+export function signingSecrets(
+  box: SecretBox,
+  row: Pick<EndpointRow, 'id' | 'secretEncrypted' | 'previousSecretEncrypted' | 'previousSecretExpiresAt'>,
+  now = new Date(),
+): string[] {
+  const secrets = [box.open(row.secretEncrypted, row.id)];
+  if (row.previousSecretEncrypted && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now) {
+    secrets.push(box.open(row.previousSecretEncrypted, row.id));
+  }
+  return secrets;
+}

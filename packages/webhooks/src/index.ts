@@ -1,0 +1,12 @@
+export { attemptDelivery, utf8Within, type AttemptDeps, type AttemptInput, type AttemptResult } from './attempt.ts';
+export { createPing, createRedelivery, findDelivery, listDeliveries, toDelivery, type DeliveryWithEvent } from './deliveries.ts';
+export {
+  createEndpoint, deleteEndpoint, findEndpoint, listEndpoints, rollSecret, signingSecrets, toEndpoint, updateEndpoint,
+} from './endpoints.ts';
+export { pendingDeliveriesOf, recordEvent } from './outbox.ts';
+export { deliveryBody, pingEventData, productionEventData, statusSentence, type EventRecord, type StoredEventData } from './payload.ts';
+export { describeDuration, maxAttempts, retryDelay, shouldSwitchOff, type DeliveryPolicy } from './schedule.ts';
+export { createSecretBox, generateSecret, type SecretBox } from './secret.ts';
+export { webhookSettings, type WebhookSettings } from './settings.ts';
+export { signedHeaders } from './signing.ts';
+export { checkEndpointUrl, type UrlCheck } from './url.ts';

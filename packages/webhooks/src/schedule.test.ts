@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '@vp/config';
+import { describeDuration, maxAttempts, retryDelay, shouldSwitchOff } from './schedule.ts';
+import { webhookSettings } from './settings.ts';
+
+describe('the delivery policy in production (defaults)', () => {
+  const settings = webhookSettings(loadConfig({}));
+
+  it('attempts at once, then retries after 30 s, 2 min, 10 min, 1 h and 6 h: 6 attempts', () => {
+    expect(settings.retryScheduleMs).toEqual([30_000, 120_000, 600_000, 3_600_000, 21_600_000]);
+    expect([1, 2, 3, 4, 5, 6].map((n) => retryDelay(settings, n))).toEqual([30_000, 120_000, 600_000, 3_600_000, 21_600_000, null]);
+    expect(maxAttempts(settings)).toBe(6);
+  });
+
+  it('gives a receiver 15 s to answer', () => {
+    expect(settings.timeoutMs).toBe(15_000);
+  });
+
+  it('switches an endpoint off at 10 failures in a row with no success for 24 hours', () => {
+    expect(settings.disableAfterFailures).toBe(10);
+    expect(settings.disableAfterMs).toBe(86_400_000);
+    const since = new Date('2026-11-22T09:00:00Z');
+    expect(shouldSwitchOff(settings, { consecutiveFailures: 10, failingSince: since }, new Date('2026-11-23T09:00:00Z'))).toBe(true);
+    expect(shouldSwitchOff(settings, { consecutiveFailures: 9, failingSince: since }, new Date('2026-11-24T09:00:00Z'))).toBe(false);
+    expect(shouldSwitchOff(settings, { consecutiveFailures: 50, failingSince: since }, new Date('2026-11-23T08:59:59Z'))).toBe(false);
+    expect(shouldSwitchOff(settings, { consecutiveFailures: 50, failingSince: null }, new Date('2026-11-30'))).toBe(false);
+  });
+});
+
+describe('the delivery policy is configuration', () => {
+  it('reads a schedule and thresholds from the environment', () => {
+    const settings = webhookSettings(loadConfig({
+      WEBHOOK_RETRY_SCHEDULE_MS: '100, 200,400', WEBHOOK_TIMEOUT_MS: '500', WEBHOOK_DISABLE_AFTER_FAILURES: '3', WEBHOOK_DISABLE_AFTER_MS: '0',
+    }));
+    expect(settings.retryScheduleMs).toEqual([100, 200, 400]);
+    expect(maxAttempts(settings)).toBe(4);
+    expect(settings.timeoutMs).toBe(500);
+    expect(shouldSwitchOff(settings, { consecutiveFailures: 3, failingSince: new Date() }, new Date())).toBe(true);
+  });
+
+  it('refuses a schedule that is not a list of milliseconds', () => {
+    expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE_MS: '30s,2m' })).toThrow(/WEBHOOK_RETRY_SCHEDULE_MS/);
+  });
+
+  it('words durations for the switch-off reason', () => {
+    expect(describeDuration(86_400_000)).toBe('1 day');
+    expect(describeDuration(7_200_000)).toBe('2 hours');
+    expect(describeDuration(1500)).toBe('1500 ms');
+  });
+});

@@ -1,0 +1,19 @@
+/** One delivery: ids and the schedule only; the activity loads the event, endpoint and secret. */
+export type WebhookDeliveryInput = {
+  deliveryId: string;
+  /** Waits before each retry; attempt 1 is at once (configuration: WEBHOOK_RETRY_SCHEDULE_MS). */
+  retryScheduleMs: number[];
+  /** The time a receiver has to answer (WEBHOOK_TIMEOUT_MS); the activity gets a margin on top. */
+  timeoutMs: number;
+};
+
+/** Greenlight links by e-mail to each owner and editor, once per pitch version. */
+export type LinkEmailsInput = { productionId: string; pitchVersion: number };
+
+/** Activities of the webhooks task queue (implemented in @vp/activities). */
+export interface WebhookActivities {
+  /** Makes attempt `attempt` unless it was made already; `done` when the delivery succeeded or is exhausted. */
+  attemptDelivery(input: { deliveryId: string; attempt: number; retryInMs: number | null }): Promise<{ done: boolean }>;
+  /** Sends the pitch's links to every owner and editor not yet sent them; returns how many were sent. */
+  sendLinkEmails(input: LinkEmailsInput): Promise<{ sent: number }>;
+}

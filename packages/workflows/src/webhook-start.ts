@@ -1,0 +1,42 @@
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { taskQueue, workflowIds } from '@vp/contracts';
+import type { LinkEmailsInput, WebhookDeliveryInput } from './webhook-definitions.ts';
+
+type Settings = {
+  taskQueuePrefix: string;
+  retryScheduleMs: readonly number[];
+  timeoutMs: number;
+  /**
+   * In a worker process whose client shares the worker's NativeConnection: the first workflow
+   * task comes back with the start, saving a round trip through the server.
+   */
+  eager?: boolean;
+};
+
+/**
+ * Starts a delivery's workflow unless it was ever started: the id is the delivery's, and a
+ * finished run is never started again, so publishing may be retried freely.
+ */
+export async function startWebhookDelivery(client: Client, deliveryId: string, settings: Settings): Promise<void> {
+  const input: WebhookDeliveryInput = { deliveryId, retryScheduleMs: [...settings.retryScheduleMs], timeoutMs: settings.timeoutMs };
+  await startOnce(client, 'webhookDeliveryWorkflow', workflowIds.webhookDelivery(deliveryId), settings.taskQueuePrefix, [input], settings.eager);
+}
+
+/** Starts the e-mails of one pitch version once. */
+export async function startLinkEmails(client: Client, input: LinkEmailsInput, settings: { taskQueuePrefix: string }): Promise<void> {
+  await startOnce(client, 'linkEmailsWorkflow', workflowIds.linkEmails(input.productionId, input.pitchVersion), settings.taskQueuePrefix, [input]);
+}
+
+async function startOnce(client: Client, workflow: string, workflowId: string, prefix: string, args: unknown[], eager = false): Promise<void> {
+  try {
+    await client.workflow.start(workflow, {
+      workflowId,
+      taskQueue: taskQueue('webhooks', prefix),
+      args,
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      requestEagerStart: eager,
+    });
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
+}

@@ -1,0 +1,276 @@
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { createAccount, setMember } from '@vp/accounts';
+import { GreenlightLinkView, LINK_LIFETIME_MS } from '@vp/contracts';
+import type { Db } from '@vp/db';
+import { balance } from '@vp/ledger';
+import { mintLinkToken, readLinkToken } from '@vp/links';
+import type { Mailer, MailMessage } from '@vp/mail';
+import { seedAccount, test, waitFor } from '@vp/testing';
+import { startReceiver, type Receiver } from '@vp/webhooks/testing';
+import { createTestGateway, createTestStack, json, withKey } from '../test-app.ts';
+
+const mail: MailMessage[] = [];
+const mailer: Mailer = { send: async (message) => void mail.push(message) };
+let receiver: Receiver;
+beforeAll(async () => {
+  receiver = await startReceiver();
+});
+afterAll(() => receiver.close());
+
+// The whole service; each test comes from its own address (X-Forwarded-For behind a trusted proxy),
+// so the 30-a-minute limit per address is per test.
+const it = test.extend('stack', { scope: 'file' }, async ({ database }, { onCleanup }) => {
+  const stack = await createTestStack(database, {
+    env: { ALLOW_PRIVATE_URLS: 'true', TRUST_PROXY: 'true' },
+    worker: { webhookTransport: { ca: receiver.ca }, mailer },
+  });
+  onCleanup(stack.close);
+  return stack;
+});
+type Stack = Awaited<ReturnType<typeof createTestStack>>;
+
+const linksOff = test.extend('switchedOff', { scope: 'file' }, async ({ database }, { onCleanup }) => {
+  const gateway = await createTestGateway(database, { env: { LINKS_ENABLED: 'false' } });
+  onCleanup(gateway.close);
+  return gateway;
+});
+
+let addresses = 0;
+/** A visitor from an address of its own. */
+function visitor(stack: Pick<Stack, 'app'>) {
+  const address = `203.0.113.${++addresses}`;
+  const request = (path: string, init: { method?: string; json?: unknown } = {}) =>
+    stack.app.request(path, withKey(null, { ...init, headers: { 'x-forwarded-for': address } }));
+  return {
+    get: (token: string) => request(`/production-links/${token}`),
+    post: (token: string, action: 'greenlight' | 'comments' | 'decline', body?: unknown) =>
+      request(`/production-links/${token}/${action}`, body === undefined ? { method: 'POST' } : { json: body }),
+  };
+}
+
+const tokenOf = (url: string) => new URL(url).pathname.split('/').at(-1)!;
+
+/**
+ * A production whose first pitch awaits an answer, with the links the service sent for it:
+ * the one in the webhook payload (minted for the endpoint) and the one e-mailed to the owner.
+ */
+async function pitchReady(stack: Stack, db: Db, options: { credits?: number } = {}) {
+  const me = await seedAccount(db, { credits: options.credits ?? 100 });
+  const call = (path: string, init: { method?: string; json?: unknown } = {}) => stack.app.request(path, withKey(me.apiKey, init));
+  const hook = (await json(await call('/v1/webhooks', { json: { url: `https://localhost:${receiver.port}/links-${me.workspace.id}` } }))).endpoint;
+  const { production } = await json(await call('/v1/productions', { json: { brief: { intent: 'Announce faster exports in release 2.4' } } }));
+  const payload = await waitFor(() => {
+    const request = receiver.received.find((r) => r.path === `/links-${me.workspace.id}` && r.headers['service-event-type'] === 'production.pitch_ready');
+    return request && JSON.parse(request.body);
+  }, { what: 'the pitch_ready event' });
+  const email = await waitFor(() => mail.find((m) => m.to === me.account.email && m.text.includes(production.id)), { what: 'the e-mail' });
+  return {
+    ...me, call, hook, production,
+    webhookToken: tokenOf(payload.data.links.greenlight),
+    emailToken: /\/go\/([^?\s]+)\?action=greenlight/.exec(email.text)![1]!,
+    stage: async () => (await db.production.findUniqueOrThrow({ where: { id: production.id } })).stage,
+  };
+}
+
+describe('GET /production-links/{token}', () => {
+  it('shows the link and its production: state open, the version minted for, revisions left, expiry and channel', async ({ stack, database }) => {
+    const p = await pitchReady(stack, database.db);
+    const res = await visitor(stack).get(p.webhookToken);
+    expect(res.status).toBe(200);
+    const { link } = await json(res);
+    expect(GreenlightLinkView.parse(link)).toEqual(link);
+    expect(link).toMatchObject({
+      productionId: p.production.id, workspaceName: "Test User's workspace", stage: 'pitch_ready', state: 'open',
+      pitchVersion: 1, currentPitchVersion: 1, intent: 'Announce faster exports in release 2.4', origin: null,
+      format: { template: 'changelog', durationMs: 10_000, aspect: '16:9' }, delivery: null, revisionsLeft: 3, channel: 'webhook',
+      pageUrl: `${stack.config.appUrl}/productions/${p.production.id}`,
+    });
+    expect(link.pitch).toMatchObject({ version: 1, estimatedCredits: 10 });
+    expect(link.pitchMarkdown).toContain(link.pitch.title);
+    expect(Date.parse(link.expiresAt) - Date.now()).toBeGreaterThan(LINK_LIFETIME_MS - 60_000);
+    const byMail = await json(await visitor(stack).get(p.emailToken));
+    expect(byMail.link).toMatchObject({ channel: 'email', state: 'open' });
+  });
+
+  it('is 404 for a forged, altered or malformed token', async ({ stack, database }) => {
+    const p = await pitchReady(stack, database.db);
+    const claims = readLinkToken(stack.config.secrets.links, p.webhookToken)!;
+    const forged = mintLinkToken('not-the-server-secret-but-long-enough-0000', claims);
+    const [payload, mac] = p.webhookToken.split('.');
+    const otherProduction = mintLinkToken('x'.repeat(40), { ...claims, productionId: crypto.randomUUID() }).split('.')[0];
+    const you = visitor(stack);
+    for (const token of [forged, `${otherProduction}.${mac}`, `${payload}.${mac!.slice(0, -2)}AA`, 'garbage', `${payload}`]) {
+      const res = await you.get(token);
+      expect(res.status, token).toBe(404);
+      expect((await json(res)).code).toBe('not_found');
+    }
+    // A well-signed link to a production that does not exist.
+    expect((await you.get(mintLinkToken(stack.config.secrets.links, { ...claims, productionId: crypto.randomUUID() }))).status).toBe(404);
+  });
+
+  it('still answers an expired link (200, state expired); acting on it is 410 expired', async ({ stack, database }) => {
+    const p = await pitchReady(stack, database.db);
+    const claims = readLinkToken(stack.config.secrets.links, p.webhookToken)!;
+    const expired = mintLinkToken(stack.config.secrets.links, { ...claims, expiresAt: new Date(Date.now() - 1000) });
+    const you = visitor(stack);
+    const res = await you.get(expired);
+    expect(res.status).toBe(200);
+    expect((await json(res)).link.state).toBe('expired');
+    for (const [action, body] of [['greenlight', undefined], ['comments', { comment: 'Shorter' }], ['decline', {}]] as const) {
+      const acted = await you.post(expired, action, body);
+      expect(acted.status).toBe(410);
+      expect((await json(acted)).code).toBe('expired');
+    }
+    expect(await p.stage()).toBe('pitch_ready');
+  });
+});
+
+describe('POST /production-links/{token}/greenlight', () => {
+  it('greenlights through the production workflow, charging once, recorded as webhook:<endpointId>; the link is then stale', async ({ stack, database }) => {
+    const p = await pitchReady(stack, database.db);
+    const you = visitor(stack);
+    const res = await you.post(p.webhookToken, 'greenlight');
+    expect(res.status).toBe(200);
+    expect((await json(res)).link).toMatchObject({ state: 'stale', productionId: p.production.id });
+    expect(['greenlit', 'making']).toContain(await p.stage());
+    expect(await balance(database.db, p.account.id)).toBe(90);
+    const greenlit = await database.db.productionEvent.findFirstOrThrow({ where: { productionId: p.production.id, kind: 'greenlit' } });
+    expect(greenlit).toMatchObject({ actor: `webhook:${p.hook.id}`, actorName: null });
+
+    const again = await you.post(p.webhookToken, 'greenlight');
+    expect(again.status).toBe(409);
+    expect((await json(again)).code).toBe('stale');
+    expect((await json(await you.get(p.webhookToken))).link.state).toBe('stale');
+  });
+
+  it('two links at once (the e-mail and the webhook): exactly one wins, one charge', async ({ stack, database }) => {
+    const p = await pitchReady(stack, database.db);
+    const [a, b] = await Promise.all([visitor(stack).post(p.emailToken, 'greenlight'), visitor(stack).post(p.webhookToken, 'greenlight')]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    const loser = a.status === 409 ? a : b;
+    expect((await json(loser)).code).toBe('stale');
+    expect(await database.db.creditEntry.count({ where: { productionId: p.production.id, kind: 'charge' } })).toBe(1);
+    expect(await balance(database.db, p.account.id)).toBe(90);
+    const greenlit = await database.db.productionEvent.findMany({ where: { productionId: p.production.id, kind: 'greenlit' } });
+    expect(greenlit).toHaveLength(1);
+    expect([`email:${p.account.email}`, `webhook:${p.hook.id}`]).toContain(greenlit[0]!.actor);
+  });
+
+  it('answers 402 credits when the owner cannot pay; the pitch stands', async ({ stack, database }) => {
+    const p = await pitchReady(stack, database.db, { credits: 10 });
+    await database.db.creditEntry.create({ data: { accountId: p.account.id, kind: 'grant', amount: -5, note: 'spent elsewhere' } });
+    const res = await visitor(stack).post(p.emailToken, 'greenlight');
+    expect(res.status).toBe(402);
+    expect((await json(res)).code).toBe('credits');
+    expect(await p.stage()).toBe('pitch_ready');
+    expect((await json(await visitor(stack).get(p.emailToken))).link.state).toBe('open');
+  });
+});
+
+describe('POST /production-links/{token}/comments and /decline', () => {
+  it('comments (200): the next pitch is written, recorded as email:<address>; the link is stale for the new version', async ({ stack, database }) => {
+    const p = await pitchReady(stack, database.db);
+    const you = visitor(stack);
+    const res = await you.post(p.emailToken, 'comments', { comment: 'Mention the streaming encoder' });
+    expect(res.status).toBe(200);
+    expect((await json(res)).link).toMatchObject({ state: 'stale', stage: 'writing_pitch', revisionsLeft: 2 });
+    const comment = await database.db.productionEvent.findFirstOrThrow({ where: { productionId: p.production.id, kind: 'comment' } });
+    expect(comment).toMatchObject({ actor: `email:${p.account.email}`, actorName: p.account.email, payload: expect.objectContaining({ comment: 'Mention the streaming encoder', pitchVersion: 1 }) });
+    await waitFor(async () => (await p.stage()) === 'pitch_ready', { what: 'pitch version 2' });
+    const { link } = await json(await you.get(p.emailToken));
+    expect(link).toMatchObject({ state: 'stale', pitchVersion: 1, currentPitchVersion: 2 });
+    expect((await json(await you.post(p.emailToken, 'decline'))).code).toBe('stale');
+  });
+
+  it('refuses a missing or too long comment, and a too long reason (400)', async ({ stack, database }) => {
+    const p = await pitchReady(stack, database.db);
+    const you = visitor(stack);
+    for (const body of [undefined, {}, { comment: '' }, { comment: 'x'.repeat(4001) }]) {
+      expect((await you.post(p.webhookToken, 'comments', body)).status).toBe(400);
+    }
+    expect((await you.post(p.webhookToken, 'decline', { reason: 'r'.repeat(1001) })).status).toBe(400);
+    expect(await p.stage()).toBe('pitch_ready');
+  });
+
+  it('answers 429 cap when the workspace has used its pitches for the month', async ({ stack, database }) => {
+    const p = await pitchReady(stack, database.db);
+    await database.db.workspace.update({ where: { id: p.workspace.id }, data: { pitchCap: 1 } });
+    const res = await visitor(stack).post(p.webhookToken, 'comments', { comment: 'Shorter please' });
+    expect(res.status).toBe(429);
+    expect((await json(res)).code).toBe('cap');
+    expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
+
+  it('declines (200), with or without a reason', async ({ stack, database }) => {
+    const p = await pitchReady(stack, database.db);
+    const res = await visitor(stack).post(p.webhookToken, 'decline', { reason: 'Not this release' });
+    expect(res.status).toBe(200);
+    expect((await json(res)).link).toMatchObject({ stage: 'declined', state: 'stale' });
+    const declined = await database.db.productionEvent.findFirstOrThrow({ where: { productionId: p.production.id, kind: 'declined' } });
+    expect(declined).toMatchObject({ actor: `webhook:${p.hook.id}`, payload: { stage: 'declined', reason: 'Not this release' } });
+    const q = await pitchReady(stack, database.db);
+    expect((await visitor(stack).post(q.emailToken, 'decline')).status).toBe(200);
+  });
+});
+
+describe('revoked links (403 revoked)', () => {
+  it('a member who can no longer greenlight (downgraded to viewer, or removed) holds a revoked link', async ({ stack, database }) => {
+    const p = await pitchReady(stack, database.db);
+    const { account } = await createAccount(database.db, { email: `editor-${Date.now()}@example.test` });
+    await setMember(database.db, { workspaceId: p.workspace.id, accountId: account.id, role: 'editor' });
+    const claims = readLinkToken(stack.config.secrets.links, p.emailToken)!;
+    const token = mintLinkToken(stack.config.secrets.links, { ...claims, recipient: { kind: 'email', email: account.email } });
+    const you = visitor(stack);
+    expect((await you.get(token)).status).toBe(200);
+
+    await setMember(database.db, { workspaceId: p.workspace.id, accountId: account.id, role: 'viewer' });
+    for (const res of [await you.get(token), await you.post(token, 'greenlight'), await you.post(token, 'comments', { comment: 'Hi' })]) {
+      expect(res.status).toBe(403);
+      expect((await json(res)).code).toBe('revoked');
+    }
+    await database.db.membership.delete({ where: { workspaceId_accountId: { workspaceId: p.workspace.id, accountId: account.id } } });
+    expect((await you.post(token, 'greenlight')).status).toBe(403);
+    expect(await p.stage()).toBe('pitch_ready');
+  });
+
+  it('a link sent to a webhook endpoint stops working when the endpoint is deleted', async ({ stack, database }) => {
+    const p = await pitchReady(stack, database.db);
+    expect((await p.call(`/v1/webhooks/${p.hook.id}`, { method: 'DELETE' })).status).toBe(204);
+    const you = visitor(stack);
+    for (const res of [await you.get(p.webhookToken), await you.post(p.webhookToken, 'greenlight')]) {
+      expect(res.status).toBe(403);
+      expect((await json(res)).code).toBe('revoked');
+    }
+    // The owner's e-mailed link still works.
+    expect((await you.post(p.emailToken, 'greenlight')).status).toBe(200);
+  });
+});
+
+describe('limits and switches', () => {
+  it('allows 30 requests a minute per address (429 rate_limited with Retry-After)', async ({ stack }) => {
+    const you = visitor(stack);
+    const results = await Promise.all(Array.from({ length: 31 }, () => you.get('garbage')));
+    expect(results.filter((r) => r.status === 404)).toHaveLength(30);
+    const limited = results.find((r) => r.status === 429)!;
+    expect((await json(limited)).code).toBe('rate_limited');
+    expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect((await visitor(stack).get('garbage')).status).toBe(404); // another address is not limited
+  });
+
+  linksOff('every link route answers 503 disabled when links are switched off', async ({ switchedOff }) => {
+    const you = visitor(switchedOff);
+    for (const res of [await you.get('any'), await you.post('any', 'greenlight'), await you.post('any', 'comments', { comment: 'x' }), await you.post('any', 'decline')]) {
+      expect(res.status).toBe(503);
+      expect(await json(res)).toEqual({ error: 'Greenlight links are switched off on this server.', code: 'disabled' });
+    }
+  });
+
+  it('are documented as public routes', async ({ stack }) => {
+    const doc = await json(await stack.app.request('/v1/openapi.json'));
+    for (const path of ['/production-links/{token}', '/production-links/{token}/greenlight', '/production-links/{token}/comments', '/production-links/{token}/decline']) {
+      const operation = Object.values(doc.paths[path])[0] as { security: unknown[] };
+      expect(operation.security, path).toEqual([]);
+    }
+    expect(doc.components.schemas.GreenlightLinkView.properties.state.enum).toEqual(['open', 'stale', 'expired']);
+  });
+});

@@ -1,0 +1,213 @@
+import { WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { createEventPublisher, createProductionActivities } from '@vp/activities';
+import { setMember, createAccount } from '@vp/accounts';
+import { Brief, taskQueue, WebhookEventPayload, workflowIds, type SubscribableEventType } from '@vp/contracts';
+import type { Db } from '@vp/db';
+import { readLinkToken } from '@vp/links';
+import type { Mailer, MailMessage } from '@vp/mail';
+import { createBuiltinWriter } from '@vp/pitch';
+import { createProduction } from '@vp/productions';
+import { connectTemporal, seedAccount, test, testConfig, waitFor } from '@vp/testing';
+import { verifyWebhook } from '@vp/webhook-verify';
+import { createEndpoint, createPing, createSecretBox, webhookSettings, type SecretBox } from '@vp/webhooks';
+import { startReceiver, type Answer, type Receiver } from '@vp/webhooks/testing';
+import { greenlightUpdate } from '@vp/workflows/definitions';
+import { productionWorkflowStart } from '@vp/workflows/start';
+import { startWebhookDelivery } from '@vp/workflows/webhook-start';
+import { createWorkers, runWorkers } from './worker.ts';
+
+// Short values for the policy: retries after 200 ms and 400 ms, 500 ms to answer, off after 3 failures.
+const POLICY = { WEBHOOK_RETRY_SCHEDULE_MS: '200,400', WEBHOOK_TIMEOUT_MS: '500', WEBHOOK_DISABLE_AFTER_FAILURES: '3', WEBHOOK_DISABLE_AFTER_MS: '0', ALLOW_PRIVATE_URLS: 'true' };
+
+const mail: MailMessage[] = [];
+const mailer: Mailer = { send: async (message) => void mail.push(message) };
+let receiver: Receiver;
+/** How each endpoint path answers (200 unless told). */
+const answers = new Map<string, () => Answer>();
+beforeAll(async () => {
+  receiver = await startReceiver((request) => answers.get(request.path)?.() ?? { status: 200 });
+});
+afterAll(() => receiver.close());
+
+type Env = { config: ReturnType<typeof testConfig>; client: Client; db: Db; box: SecretBox };
+
+const it = test.extend('env', { scope: 'file' }, async ({ database }, { onCleanup }): Promise<Env> => {
+  const temporal = await connectTemporal();
+  const config = testConfig(database.url, { PRODUCTION_STEP_TIMEOUT_MS: '5000', ...POLICY });
+  const workers = await createWorkers({
+    config, connection: temporal.nativeConnection, db: database.db, writer: createBuiltinWriter(), workflowBundle: temporal.workflowBundle,
+    mailer, webhookTransport: { ca: receiver.ca },
+  });
+  const stop = new AbortController();
+  const running = runWorkers(workers, stop.signal);
+  onCleanup(async () => {
+    stop.abort();
+    await running;
+    await temporal.close();
+  });
+  return { config, client: temporal.client, db: database.db, box: createSecretBox(config.secrets.webhookKey) };
+});
+
+/** Requests the receiver got at one path, parsed. */
+const at = (path: string) => receiver.received.filter((r) => r.path === path);
+const typesAt = (path: string) => at(path).map((r) => r.headers['service-event-type']);
+let paths = 0;
+
+async function endpoint(env: Env, workspaceId: string, options: { events?: SubscribableEventType[]; enabled?: boolean } = {}) {
+  const path = `/hook-${++paths}`;
+  const { row, secret } = await createEndpoint(env.db, env.box, { workspaceId, url: `https://localhost:${receiver.port}${path}`, events: options.events });
+  if (options.enabled === false) await env.db.webhookEndpoint.update({ where: { id: row.id }, data: { enabled: false } });
+  return { id: row.id, secret, path };
+}
+
+async function production(env: Env, workspace: { id: string }, accountId: string) {
+  const ws = await env.db.workspace.findUniqueOrThrow({ where: { id: workspace.id } });
+  const { production: row } = await createProduction(env.db, {
+    workspace: ws, createdBy: accountId, actor: { actor: 'key:test', actorName: 'Test' }, sourceKind: 'api', greenlightMode: 'manual',
+    brief: Brief.parse({
+      intent: 'Announce faster exports in release 2.4',
+      context: 'Exports are now twice as fast thanks to a streaming encoder.',
+      code: [{ path: 'src/export/encoder.ts', source: 'export function encode() { /* the secret sauce */ }\n', status: 'modified', additions: 40, score: 0.9 }],
+    }),
+  });
+  const handle = await env.client.workflow.start('productionWorkflow', productionWorkflowStart({
+    productionId: row.id, greenlightMode: 'manual', taskQueuePrefix: env.config.temporal.taskQueuePrefix, stepTimeoutMs: env.config.worker.stepTimeoutMs,
+  }));
+  return { id: row.id, handle };
+}
+
+const stage = async (db: Db, id: string) => (await db.production.findUniqueOrThrow({ where: { id } })).stage;
+
+describe('publishing (spec: Events)', () => {
+  it('sends each announced stage change once to every enabled endpoint of the workspace subscribed to it; quiet stages send nothing', async ({ env }) => {
+    const { account, workspace } = await seedAccount(env.db, { credits: 100 });
+    const defaults = await endpoint(env, workspace.id);
+    const progress = await endpoint(env, workspace.id, { events: ['production.greenlit', 'production.progress'] });
+    const off = await endpoint(env, workspace.id, { enabled: false });
+    const elsewhere = await endpoint(env, (await seedAccount(env.db)).workspace.id);
+
+    const p = await production(env, workspace, account.id);
+    await waitFor(() => at(defaults.path).length === 1, { what: 'the pitch_ready event' });
+    const [request] = at(defaults.path);
+    expect(verifyWebhook({ payload: request!.body, header: request!.headers['service-signature'], secret: defaults.secret })).toMatchObject({ ok: true });
+    const payload = WebhookEventPayload.parse(JSON.parse(request!.body));
+    expect(payload).toMatchObject({ type: 'production.pitch_ready', workspaceId: workspace.id, data: { production: { id: p.id, stage: 'pitch_ready' } } });
+    expect(request!.headers['service-event-id']).toBe(payload.id);
+    expect(payload.data.production!.brief.code[0]).toMatchObject({ path: 'src/export/encoder.ts', source: '', patch: null, sourceOmitted: true });
+    expect(payload.data.pitchMarkdown).toContain(payload.data.production!.pitch!.title);
+    const token = new URL(payload.data.links.greenlight!).pathname.split('/').at(-1)!;
+    expect(readLinkToken(env.config.secrets.links, token)).toMatchObject({ productionId: p.id, pitchVersion: 1, recipient: { kind: 'webhook', endpointId: defaults.id } });
+
+    await p.handle.executeUpdate(greenlightUpdate, { args: [{ actor: 'key:test', actorName: 'Test' }] });
+    await waitFor(async () => (await stage(env.db, p.id)) === 'making');
+    await waitFor(() => typesAt(progress.path).length === 2, { what: 'greenlit and progress' });
+    await waitFor(() => typesAt(defaults.path).length === 2, { what: 'greenlit' });
+    expect(typesAt(defaults.path)).toEqual(['production.pitch_ready', 'production.greenlit']);
+    expect(typesAt(progress.path).sort()).toEqual(['production.greenlit', 'production.progress']);
+    expect(at(off.path)).toHaveLength(0);
+    expect(at(elsewhere.path)).toHaveLength(0);
+    expect(await env.db.webhookEvent.count({ where: { productionId: p.id } })).toBe(3); // pitch_ready, greenlit, progress
+  });
+
+  it('publishes once when the publishing step is retried, and a lost dispatch is healed by the retry', async ({ env }) => {
+    const { account, workspace } = await seedAccount(env.db, { credits: 100 });
+    const hook = await endpoint(env, workspace.id);
+    const p = await production(env, workspace, account.id);
+    await waitFor(() => at(hook.path).length === 1);
+
+    // The decline step, run twice as Temporal would retry it after a lost reply.
+    let dispatches = 0;
+    const real = createEventPublisher({ db: env.db, client: env.client, settings: webhookSettings(env.config), taskQueuePrefix: env.config.temporal.taskQueuePrefix, mail: false });
+    const lossy = { ...real, dispatch: async (...args: Parameters<typeof real.dispatch>) => { if (dispatches++ > 0) await real.dispatch(...args); } };
+    const activities = createProductionActivities({ db: env.db, writer: createBuiltinWriter(), events: lossy });
+    const input = { productionId: p.id, reason: 'Not this release', actor: 'key:test', actorName: 'Test' };
+    expect(await activities.decline(input)).toEqual({ applied: true }); // committed; its dispatch is lost
+    expect(await activities.decline(input)).toEqual({ applied: true }); // the retry dispatches
+    expect(await activities.decline(input)).toEqual({ applied: true });
+    await waitFor(() => at(hook.path).length === 2, { what: 'the declined event' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(typesAt(hook.path)).toEqual(['production.pitch_ready', 'production.declined']);
+    expect(await env.db.webhookEvent.count({ where: { productionId: p.id, type: 'production.declined' } })).toBe(1);
+  });
+
+  it('e-mails the pitch to each owner and editor once, with links of their own; viewers get none', async ({ env }) => {
+    const { account, workspace } = await seedAccount(env.db, { credits: 100 });
+    const editor = (await createAccount(env.db, { email: `editor-${Date.now()}@example.test` })).account;
+    const viewer = (await createAccount(env.db, { email: `viewer-${Date.now()}@example.test` })).account;
+    await setMember(env.db, { workspaceId: workspace.id, accountId: editor.id, role: 'editor' });
+    await setMember(env.db, { workspaceId: workspace.id, accountId: viewer.id, role: 'viewer' });
+    const p = await production(env, workspace, account.id);
+    await waitFor(() => mail.filter((m) => m.text.includes(p.id)).length === 2, { what: 'two e-mails' });
+    const sent = mail.filter((m) => m.text.includes(p.id));
+    expect(sent.map((m) => m.to).sort()).toEqual([account.email, editor.email].sort());
+    for (const message of sent) {
+      expect(message.subject).toMatch(/^Pitch ready: /);
+      const link = /https?:\/\/\S+\/go\/(\S+)\?action=greenlight/.exec(message.text)!;
+      expect(readLinkToken(env.config.secrets.links, link[1]!)).toMatchObject({ productionId: p.id, pitchVersion: 1, recipient: { kind: 'email', email: message.to } });
+    }
+    // Sending again (a retried activity or a second start) sends nothing new.
+    const { createWebhookActivities } = await import('@vp/activities');
+    const again = await createWebhookActivities({ db: env.db, settings: webhookSettings(env.config), mailer }).sendLinkEmails({ productionId: p.id, pitchVersion: 1 });
+    expect(again).toEqual({ sent: 0 });
+    expect(mail.filter((m) => m.text.includes(p.id))).toHaveLength(2);
+    expect(await env.db.linkEmail.findMany({ where: { productionId: p.id } })).toEqual(expect.arrayContaining([expect.objectContaining({ status: 'sent' })]));
+  });
+});
+
+describe('the delivery workflow (spec: Receiver answer and retries)', () => {
+  async function pingThrough(env: Env, answer: () => Answer) {
+    const { workspace } = await seedAccount(env.db);
+    const hook = await endpoint(env, workspace.id);
+    const row = await env.db.webhookEndpoint.findUniqueOrThrow({ where: { id: hook.id } });
+    answers.set(hook.path, answer);
+    const delivery = await createPing(env.db, row, env.config.appUrl);
+    await startWebhookDelivery(env.client, delivery.id, { taskQueuePrefix: env.config.temporal.taskQueuePrefix, ...env.config.webhooks });
+    return { hook, delivery };
+  }
+  const deliveryOf = (env: Env, id: string) => env.db.webhookDelivery.findUniqueOrThrow({ where: { id } });
+
+  it('retries a failing receiver on the schedule and succeeds on its first 2xx', async ({ env }) => {
+    let calls = 0;
+    const { hook, delivery } = await pingThrough(env, () => (++calls <= 2 ? { status: 500, body: 'boom' } : { status: 202 }));
+    await waitFor(async () => (await deliveryOf(env, delivery.id)).status === 'succeeded', { what: 'success' });
+    const times = at(hook.path).map((r) => r.at);
+    expect(times).toHaveLength(3);
+    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(200);
+    expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(400);
+    expect(new Set(at(hook.path).map((r) => r.headers['service-event-id']))).toEqual(new Set([delivery.eventId]));
+    expect(await deliveryOf(env, delivery.id)).toMatchObject({ attempts: 3, lastResponseStatus: 202, lastError: null, nextAttemptAt: null });
+  });
+
+  it('is exhausted after the last retry, and switches the endpoint off at the failure threshold', async ({ env }) => {
+    const { hook, delivery } = await pingThrough(env, () => ({ status: 500 }));
+    await waitFor(async () => (await deliveryOf(env, delivery.id)).status === 'exhausted', { what: 'exhaustion' });
+    expect(at(hook.path)).toHaveLength(3);
+    expect(await deliveryOf(env, delivery.id)).toMatchObject({ attempts: 3, lastResponseStatus: 500, nextAttemptAt: null, deliveredAt: null });
+    expect(await env.db.webhookEndpoint.findUniqueOrThrow({ where: { id: hook.id } })).toMatchObject({
+      enabled: false, consecutiveFailures: 3, disabledReason: expect.stringMatching(/^Switched off after 3 failed attempts in a row/),
+    });
+  });
+
+  it('gives a slow receiver 500 ms; a late 2xx is not a success, and the retry carries the same event id', async ({ env }) => {
+    let calls = 0;
+    const { hook, delivery } = await pingThrough(env, () => (++calls === 1 ? { status: 200, delayMs: 1500 } : { status: 200 }));
+    await waitFor(async () => (await deliveryOf(env, delivery.id)).status === 'succeeded', { what: 'success' });
+    expect(at(hook.path).map((r) => r.headers['service-event-id'])).toEqual([delivery.eventId, delivery.eventId]);
+    expect(await deliveryOf(env, delivery.id)).toMatchObject({ attempts: 2, lastError: null });
+    expect(await env.db.webhookDelivery.count({ where: { eventId: delivery.eventId } })).toBe(1);
+  });
+
+  it('never delivers an event again once it succeeded, even if its workflow is started again', async ({ env }) => {
+    const { hook, delivery } = await pingThrough(env, () => ({ status: 200 }));
+    await waitFor(async () => (await deliveryOf(env, delivery.id)).status === 'succeeded');
+    await startWebhookDelivery(env.client, delivery.id, { taskQueuePrefix: env.config.temporal.taskQueuePrefix, ...env.config.webhooks });
+    // Even a new run under the same id (past Temporal's own duplicate check) finds the delivery done.
+    const run = await env.client.workflow.start('webhookDeliveryWorkflow', {
+      workflowId: `${workflowIds.webhookDelivery(delivery.id)}-again`, taskQueue: taskQueue('webhooks', env.config.temporal.taskQueuePrefix),
+      args: [{ deliveryId: delivery.id, retryScheduleMs: [200], timeoutMs: 500 }], workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+    });
+    await run.result();
+    expect(at(hook.path)).toHaveLength(1);
+  });
+});
