@@ -1,0 +1,139 @@
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import type { BlobStore } from '@vp/blobs';
+import type { Phase } from '@vp/contracts';
+import type { Db } from '@vp/db';
+import {
+  deliveryExportId, editUrl, ensureExport, ensureProject, failExport as markExportFailed, failRender as markRenderFailed,
+  finishRender, renderImagesPrefix, renderProgress, shareUrl, startRender,
+} from '@vp/projects';
+import { toProduction, withCurrentPitch } from '@vp/productions';
+import { composeImages, composeProduction, type FetchMedia, type Resolution } from '@vp/render';
+import type { RenderFarmActivities, RenderFarmSteps } from '@vp/workflows/definitions';
+import type { EventPublisher } from '../publish.ts';
+import { asActivityFailure } from './failures.ts';
+import { renderHeartbeats } from './heartbeat.ts';
+import { mediaFetcher } from './media.ts';
+import { produceExport } from './produce.ts';
+import { productionProgress } from './progress.ts';
+
+export { mediaFetcher } from './media.ts';
+
+export type RenderFarmDeps = {
+  db: Db;
+  blobs: BlobStore;
+  /** Where renders write their intermediate files (removed after each try). */
+  workDir: string;
+  appUrl: string;
+  /** Development only: media on private and loopback addresses. */
+  allowPrivateUrls: boolean;
+  /** Publishes `production.progress`; without it progress is only written (tests of the farm alone). */
+  events?: EventPublisher;
+};
+
+/** Tries of one render before it fails (the workflows' retry policy). */
+const MAX_ATTEMPTS = 3;
+
+/** The render farm's activities and its workflows' steps. Every one may run again after a crash. */
+export function createRenderFarmActivities(deps: RenderFarmDeps): RenderFarmActivities & RenderFarmSteps {
+  const { db, blobs } = deps;
+  const fetcher = (blobPrefix?: string): FetchMedia => mediaFetcher({ blobs, allowPrivate: deps.allowPrivateUrls, blobPrefix });
+
+  /** Renders an export with heartbeats, honouring cancellation; failures as Temporal should see them. */
+  async function produce(input: { exportId: string; composition: unknown; fetchMedia: FetchMedia; onPhase?: (phase: Phase) => void; onOverall?: (overall: number) => void }) {
+    const beats = renderHeartbeats();
+    try {
+      return await produceExport(deps, {
+        exportId: input.exportId, composition: input.composition, fetchMedia: input.fetchMedia,
+        signal: Context.current().cancellationSignal,
+        onPhase: (phase) => {
+          beats.report({ phase, overall: 0 });
+          input.onPhase?.(phase);
+        },
+        onProgress: (progress) => {
+          beats.report(progress);
+          input.onOverall?.(progress.overall);
+        },
+      });
+    } catch (error) {
+      throw asActivityFailure(error);
+    } finally {
+      beats.stop();
+    }
+  }
+
+  return {
+    async makeVideo({ productionId, projectId }) {
+      const row = await db.production.findUniqueOrThrow({ where: { id: productionId }, include: withCurrentPitch });
+      const { brief, pitch } = toProduction(row, deps.appUrl);
+      if (!pitch) throw ApplicationFailure.create({ type: 'NoPitch', message: 'The production has no pitch to make.', nonRetryable: true });
+      const { composition } = await ensureProject(db, {
+        id: projectId, workspaceId: row.workspaceId, productionId, title: pitch.title, compose: () => composeProduction({ brief, pitch }),
+      });
+      const exportId = deliveryExportId(productionId);
+      let made = await ensureExport(db, { id: exportId, projectId, version: 1 });
+      // A try that finished the files but died before answering: they are the video.
+      if (made.status !== 'done') {
+        const progress = productionProgress(deps, { productionId, attempt: Context.current().info.attempt, maxAttempts: MAX_ATTEMPTS });
+        try {
+          made = await produce({ exportId, composition, fetchMedia: fetcher(), onPhase: (phase) => progress.phase(phase) });
+        } finally {
+          await progress.flush().catch((error: unknown) => Context.current().log.warn('progress not recorded', { error: String(error) }));
+        }
+      }
+      return {
+        delivery: {
+          shareUrl: shareUrl(deps.appUrl, exportId), projectId, editUrl: editUrl(deps.appUrl, projectId), exportId,
+          deliveredAt: (made.finishedAt ?? new Date()).toISOString(),
+        },
+      };
+    },
+
+    async renderImages({ renderId }) {
+      const render = await db.render.findUniqueOrThrow({ where: { id: renderId } });
+      if (render.status === 'done' || render.status === 'failed') return;
+      const workspace = await db.workspace.findFirstOrThrow({ where: { ownerId: render.accountId }, orderBy: [{ personal: 'desc' }, { createdAt: 'asc' }] });
+      const { composition } = await ensureProject(db, {
+        id: render.projectId, workspaceId: workspace.id, productionId: null, title: render.appName ?? 'Images',
+        compose: () => composeImages({
+          images: render.imageKeys.map((key, i) => ({ url: `blob:${key}`, name: `Image ${i + 1}` })),
+          resolution: render.resolution as Resolution, background: render.background as 'black' | 'white',
+          appName: render.appName, accent: render.accent,
+        }),
+      });
+      const made = await ensureExport(db, { id: render.exportId, projectId: render.projectId, version: 1 });
+      if (made.status !== 'done') {
+        await startRender(db, renderId);
+        // A row write at most every 5% of the way: the API shows progress, the database barely notices.
+        let shown = 0;
+        await produce({
+          exportId: render.exportId, composition, fetchMedia: fetcher(renderImagesPrefix(renderId)),
+          onOverall: (overall) => {
+            const progress = Math.floor(overall * 20) / 20;
+            if (progress <= shown || progress >= 1) return;
+            shown = progress;
+            void renderProgress(db, renderId, progress).catch(() => {});
+          },
+        });
+      }
+      await finishRender(db, renderId);
+    },
+
+    async exportVersion({ exportId }) {
+      const made = await db.export.findUniqueOrThrow({ where: { id: exportId }, include: { project: true, projectVersion: true } });
+      if (made.status === 'done') return;
+      const render = made.project.productionId ? null : await db.render.findFirst({ where: { projectId: made.projectId }, select: { id: true } });
+      await produce({ exportId, composition: made.projectVersion.composition, fetchMedia: fetcher(render ? renderImagesPrefix(render.id) : undefined) });
+    },
+
+    async failRender({ renderId, error }) {
+      const render = await db.render.findUniqueOrThrow({ where: { id: renderId } });
+      await markRenderFailed(db, renderId, error);
+      await markExportFailed(db, render.exportId, error);
+    },
+
+    async failExport({ exportId, error }) {
+      await markExportFailed(db, exportId, error);
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { BlobStore } from '@vp/blobs';
+import type { Db, Export } from '@vp/db';
+import { exportKeys, failExport, finishExport, startExport } from '@vp/projects';
+import { RenderError, renderComposition, type Composition, type FetchMedia, type RenderOptions } from '@vp/render';
+
+export type ProduceDeps = { db: Db; blobs: BlobStore; workDir: string };
+
+/**
+ * Renders one export of a stored composition in a folder of its own, puts the MP4 and its
+ * poster in the blob store and records them. A failed try marks the export failed until the
+ * next try starts it again.
+ */
+export async function produceExport(
+  deps: ProduceDeps,
+  input: { exportId: string; composition: unknown; fetchMedia: FetchMedia; signal: AbortSignal } & Pick<RenderOptions, 'onPhase' | 'onProgress'>,
+): Promise<Export> {
+  const { db, blobs } = deps;
+  await startExport(db, input.exportId);
+  const dir = join(deps.workDir, `${input.exportId}-${randomBytes(4).toString('hex')}`);
+  try {
+    const result = await renderComposition(input.composition as Composition, {
+      outFile: join(dir, 'video.mp4'), posterFile: join(dir, 'poster.jpg'), workDir: dir,
+      fetchMedia: input.fetchMedia, signal: input.signal, onPhase: input.onPhase, onProgress: input.onProgress,
+    });
+    const keys = exportKeys(input.exportId);
+    await blobs.put(keys.poster, { file: result.posterFile }, { contentType: 'image/jpeg' });
+    await blobs.put(keys.video, { file: result.file }, { contentType: 'video/mp4' });
+    return await finishExport(db, input.exportId, { bytes: result.bytes, durationMs: result.durationMs, width: result.width, height: result.height });
+  } catch (error) {
+    const reason = input.signal.aborted ? 'The render was stopped.' : error instanceof RenderError ? error.message : 'The render failed.';
+    await failExport(db, input.exportId, reason).catch(() => {});
+    throw error;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,66 @@
+import type { Phase, SubscribableEventType } from '@vp/contracts';
+import type { Db } from '@vp/db';
+import { applyStep, type Step } from '@vp/productions';
+import type { EventPublisher } from '../publish.ts';
+
+const SYSTEM = { actor: 'system', actorName: 'Video Production Service' };
+
+const IN_WORDS: Record<Phase, string> = {
+  preparing: 'Preparing: fetching the media and recording the voiceover.',
+  planning: 'Planning the shots, their timing and transitions.',
+  building: 'Building the video frame by frame.',
+  reviewing: 'Reviewing the video: length, size, streams and every shot.',
+  polishing: 'Polishing: mixing and levelling the sound.',
+  exporting: 'Exporting the finished video.',
+};
+
+/**
+ * A production's render phases in its read model, one try at a time: each phase writes the
+ * queue status and one `note` (step key per try and phase, so a retried write adds nothing) and
+ * publishes `production.progress`; reaching `exporting` moves the production to that stage.
+ * Writes run in order, off the render's path; `flush` waits for them and reports a failure.
+ */
+export function productionProgress(
+  deps: { db: Db; events?: EventPublisher },
+  input: { productionId: string; attempt: number; maxAttempts: number },
+) {
+  const { db, events } = deps;
+  const { productionId, attempt } = input;
+  const startedAt = new Date().toISOString();
+  const retrying = attempt > 1;
+  let writes = Promise.resolve();
+  let failure: unknown = null;
+
+  async function announce(type: SubscribableEventType, step: Step) {
+    const result = await applyStep(db, events ? { ...step, after: events.recorder(type, step) } : step);
+    if (result.applied) await events?.dispatch(type, step);
+  }
+
+  async function record(phase: Phase) {
+    if (phase === 'exporting') {
+      await applyStep(db, {
+        productionId, stepKey: `${productionId}:exporting`, from: ['making'],
+        event: { kind: 'stage', ...SYSTEM, payload: { stage: 'exporting' } },
+        update: { stage: 'exporting' },
+      });
+    }
+    const words = retrying ? `${IN_WORDS[phase]} (Try ${attempt} of ${input.maxAttempts}.)` : IN_WORDS[phase];
+    await announce('production.progress', {
+      productionId, stepKey: `${productionId}:render:${attempt}:${phase}`, from: ['making', 'exporting'],
+      event: { kind: 'note', ...SYSTEM, payload: { phase } },
+      update: { queue: { phase, startedAt, retrying, lastProgress: words } },
+    });
+  }
+
+  return {
+    phase(phase: Phase) {
+      writes = writes.then(() => record(phase)).catch((error: unknown) => {
+        failure ??= error;
+      });
+    },
+    async flush() {
+      await writes;
+      if (failure) throw failure;
+    },
+  };
+}

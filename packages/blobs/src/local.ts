@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { assertKey, BlobNotFoundError, contentTypeOf, type BlobStore } from './store.ts';
+
+/** Blobs as files under one folder (one machine, or a volume every process mounts). */
+export function localBlobStore(dir: string): BlobStore {
+  const root = resolve(dir);
+  const pathOf = (key: string) => {
+    assertKey(key);
+    return join(root, key);
+  };
+  const missing = (key: string) => (error: unknown): never => {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobNotFoundError(key);
+    throw error;
+  };
+
+  return {
+    async put(key, body) {
+      const path = pathOf(key);
+      await mkdir(dirname(path), { recursive: true });
+      // Written beside, then renamed: a reader sees the old blob or the new one, never half of one.
+      const temporary = `${path}.${randomBytes(6).toString('hex')}.partial`;
+      try {
+        if (Buffer.isBuffer(body)) await writeFile(temporary, body);
+        else await copyFile(body.file, temporary);
+        await rename(temporary, path);
+      } finally {
+        await rm(temporary, { force: true });
+      }
+    },
+
+    get: (key) => readFile(pathOf(key)).catch(missing(key)),
+
+    async stat(key) {
+      const info = await stat(pathOf(key)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return null;
+        throw error;
+      });
+      if (!info?.isFile()) return null;
+      return {
+        size: info.size,
+        contentType: contentTypeOf(key),
+        etag: `"${info.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"`,
+        lastModified: info.mtime,
+      };
+    },
+
+    async read(key, range) {
+      const path = pathOf(key);
+      await stat(path).catch(missing(key));
+      const stream = createReadStream(path, range ? { start: range.start, end: range.end } : {});
+      return Readable.toWeb(stream) as ReadableStream<Uint8Array>;
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import { Prisma, type Db } from '@vp/db';
+
+/**
+ * The project of a production or a render with its first version. The first try composes
+ * and stores it; a retry finds it and renders exactly what was stored.
+ */
+export async function ensureProject(
+  db: Db,
+  input: { id: string; workspaceId: string; productionId: string | null; title: string; compose: () => unknown },
+): Promise<{ version: number; composition: unknown }> {
+  const stored = await db.projectVersion.findUnique({ where: { projectId_version: { projectId: input.id, version: 1 } } });
+  if (stored) return { version: 1, composition: stored.composition };
+  const composition = input.compose() as Prisma.InputJsonValue;
+  await db.$transaction([
+    db.project.createMany({
+      data: [{ id: input.id, workspaceId: input.workspaceId, productionId: input.productionId, title: input.title.slice(0, 200) }],
+      skipDuplicates: true,
+    }),
+    db.projectVersion.createMany({ data: [{ projectId: input.id, version: 1, composition }], skipDuplicates: true }),
+  ]);
+  // Two tries racing (a worker thought dead, still running): the first stored version wins.
+  const version = await db.projectVersion.findUniqueOrThrow({ where: { projectId_version: { projectId: input.id, version: 1 } } });
+  return { version: 1, composition: version.composition };
+}
+
+/** A project with its versions (newest first) and each version's exports (newest first). */
+export function projectWithHistory(db: Db, projectId: string) {
+  return db.project.findUnique({
+    where: { id: projectId },
+    include: {
+      versions: { orderBy: { version: 'desc' }, include: { exports: { orderBy: { createdAt: 'desc' } } } },
+      production: { select: { id: true, stage: true } },
+    },
+  });
+}

@@ -1,0 +1,96 @@
+import type { CodeFile } from '@vp/contracts';
+import type { CodeExcerpt, CodeLine } from '../composition/schema.ts';
+import { languageOf } from './language.ts';
+import { parsePatch, type Hunk } from './patch.ts';
+
+/** Lines kept for the editor: enough to scroll through, small enough to draw fast. */
+export const EXCERPT_LINES = 120;
+/** Lines of the file shown above the first change, so the editor has somewhere to scroll from. */
+const LEAD_IN = 40;
+const MAX_LINE_LENGTH = 240;
+
+/**
+ * The lines a code scene shows, with additions and deletions marked: from the patch when
+ * there is one (merged into the full source when it was sent), else from the file's status.
+ */
+export function excerptOf(file: CodeFile): CodeExcerpt {
+  const hunks = file.patch ? parsePatch(file.patch) : [];
+  const sourceLines = splitLines(file.source);
+  let lines: CodeLine[];
+  if (hunks.length && sourceLines.length) lines = mergeHunks(sourceLines, hunks);
+  else if (hunks.length) lines = hunkLines(hunks);
+  else lines = sourceLines.map((text, i) => ({ number: i + 1, text, change: statusChange(file.status) }));
+  const base = {
+    path: file.path, language: languageOf(file.path), status: file.status,
+    additions: file.additions, deletions: file.deletions,
+  };
+  if (!lines.length) {
+    return { ...base, lines: [], focusLine: 0, note: file.digest ?? `${file.additions} additions, ${file.deletions} deletions` };
+  }
+  return { ...base, ...window(lines.map(tidy)), note: null };
+}
+
+function splitLines(source: string): string[] {
+  if (!source) return [];
+  const lines = source.replace(/\r\n?/g, '\n').split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  return lines;
+}
+
+function statusChange(status: CodeFile['status']): CodeLine['change'] {
+  if (status === 'added') return 'added';
+  if (status === 'removed') return 'removed';
+  return 'context';
+}
+
+/** The new file's lines with each hunk's removed lines put back and its added lines marked. */
+function mergeHunks(source: string[], hunks: Hunk[]): CodeLine[] {
+  const lines: CodeLine[] = [];
+  let next = 1; // next line of the new file to emit
+  for (const hunk of [...hunks].sort((a, b) => a.newStart - b.newStart)) {
+    for (; next < hunk.newStart && next <= source.length; next++) lines.push({ number: next, text: source[next - 1] ?? '', change: 'context' });
+    let oldLine = hunk.oldStart;
+    for (const line of hunk.lines) {
+      if (line.kind === '-') lines.push({ number: oldLine++, text: line.text, change: 'removed' });
+      else {
+        lines.push({ number: next, text: source[next - 1] ?? line.text, change: line.kind === '+' ? 'added' : 'context' });
+        next++;
+        if (line.kind === ' ') oldLine++;
+      }
+    }
+  }
+  for (; next <= source.length; next++) lines.push({ number: next, text: source[next - 1] ?? '', change: 'context' });
+  return lines;
+}
+
+/** Only the hunks, when the source was not sent; a gap line separates them. */
+function hunkLines(hunks: Hunk[]): CodeLine[] {
+  const lines: CodeLine[] = [];
+  hunks.forEach((hunk, index) => {
+    if (index > 0) lines.push({ number: null, text: '⋯', change: 'context' });
+    let oldLine = hunk.oldStart;
+    let newLine = hunk.newStart;
+    for (const line of hunk.lines) {
+      if (line.kind === '-') lines.push({ number: oldLine++, text: line.text, change: 'removed' });
+      else if (line.kind === '+') lines.push({ number: newLine++, text: line.text, change: 'added' });
+      else {
+        lines.push({ number: newLine++, text: line.text, change: 'context' });
+        oldLine++;
+      }
+    }
+  });
+  return lines;
+}
+
+function tidy(line: CodeLine): CodeLine {
+  const text = line.text.replace(/\t/g, '  ').trimEnd();
+  return { ...line, text: text.length > MAX_LINE_LENGTH ? `${text.slice(0, MAX_LINE_LENGTH - 1)}…` : text };
+}
+
+/** At most EXCERPT_LINES around the first change, starting LEAD_IN lines above it. */
+function window(lines: CodeLine[]): { lines: CodeLine[]; focusLine: number } {
+  const firstChange = lines.findIndex((line) => line.change !== 'context');
+  if (firstChange < 0) return { lines: lines.slice(0, EXCERPT_LINES), focusLine: 0 };
+  const start = Math.max(0, Math.min(firstChange - LEAD_IN, lines.length - EXCERPT_LINES));
+  return { lines: lines.slice(start, start + EXCERPT_LINES), focusLine: firstChange - start };
+}

@@ -1,0 +1,32 @@
+import type { MediaPlacement, SceneKind, Transition } from './schema.ts';
+
+/** Each kind of scene has a favourite way in; a repeat of the previous one takes the next in line. */
+const PREFERRED: Record<SceneKind, Transition['kind'][]> = {
+  title: ['fade', 'zoom'],
+  text: ['zoom', 'slide', 'fade'],
+  media: ['wipe', 'slide', 'zoom'],
+  code: ['slide', 'wipe', 'zoom'],
+  outro: ['fade', 'zoom'],
+};
+
+const TRANSITION_MS = 600;
+
+/** The transition into a scene: varied, and never longer than 30% of either neighbour. */
+export function transitionInto(kind: SceneKind, previous: Transition['kind'] | null, neighbours: [number, number]): Transition {
+  const options = PREFERRED[kind];
+  const choice = options.find((option) => option !== previous) ?? options[0] ?? 'fade';
+  const durationMs = Math.round(Math.min(TRANSITION_MS, 0.3 * Math.min(...neighbours)) / 10) * 10;
+  return { kind: choice, durationMs };
+}
+
+const MOVES: MediaPlacement['camera'][] = [
+  { from: { zoom: 1, x: 0, y: 0 }, to: { zoom: 1.12, x: 0.3, y: -0.2 } },
+  { from: { zoom: 1.14, x: -0.4, y: 0.2 }, to: { zoom: 1.02, x: 0.2, y: 0 } },
+  { from: { zoom: 1.06, x: 0.5, y: 0 }, to: { zoom: 1.1, x: -0.5, y: 0.1 } },
+  { from: { zoom: 1.12, x: 0, y: 0.4 }, to: { zoom: 1, x: 0, y: -0.2 } },
+];
+
+/** A slow camera move over a picture, alternating zoom in, zoom out and pans. */
+export function cameraMove(index: number): MediaPlacement['camera'] {
+  return MOVES[index % MOVES.length] as MediaPlacement['camera'];
+}

@@ -1,0 +1,106 @@
+import type { Brief, Pitch, Shot } from '@vp/contracts';
+import { excerptOf } from '../code/excerpt.ts';
+import { brandStyle } from './brand.ts';
+import { cameraMove, transitionInto } from './choreography.ts';
+import { ASPECT_SIZES } from './frame-size.ts';
+import {
+  COMPOSITION_VERSION, Composition, type AudioPlan, type Music, type Scene, type SceneKind, type Transition,
+} from './schema.ts';
+
+/** Voice lines start a little after their scene's cut, once the picture has settled. */
+const VOICE_OFFSET_MS = 250;
+const WORDS_PER_MINUTE = 165;
+
+const MUSIC_BY_TEMPLATE: Record<Brief['format']['template'], Pick<Music, 'key' | 'bpm' | 'progression'>> = {
+  changelog: { key: 'C', bpm: 96, progression: ['I', 'V', 'vi', 'IV'] },
+  launch: { key: 'D', bpm: 112, progression: ['vi', 'IV', 'I', 'V'] },
+  feature: { key: 'G', bpm: 100, progression: ['I', 'vi', 'IV', 'V'] },
+  digest: { key: 'F', bpm: 88, progression: ['I', 'iii', 'IV', 'V'] },
+  custom: { key: 'C', bpm: 96, progression: ['I', 'V', 'vi', 'IV'] },
+};
+
+/**
+ * The project a greenlit pitch becomes: one scene per shot, in order, with the shot's
+ * length; the brief's media and code, brand and format; the audio plan from the
+ * shots' voiceover lines and the format's sound switches.
+ */
+export function composeProduction({ brief, pitch }: { brief: Brief; pitch: Pitch }): Composition {
+  const shots = [...pitch.shots].sort((a, b) => a.index - b.index);
+  const mediaById = new Map(brief.media.map((item) => [item.id, item]));
+  const codeByPath = new Map(brief.code.map((file) => [file.path, file]));
+
+  const scenes: Scene[] = [];
+  let startMs = 0;
+  let previous: Transition['kind'] | null = null;
+  shots.forEach((shot, i) => {
+    const media = shot.mediaIds.filter((id) => mediaById.has(id));
+    const code = shot.codePaths.map((path) => codeByPath.get(path)).find((file) => file !== undefined);
+    const kind = sceneKind(i, shots.length, media.length > 0, code !== undefined);
+    const transition = transitionInto(kind, previous, [shots[i - 1]?.durationMs ?? shot.durationMs, shot.durationMs]);
+    previous = transition.kind;
+    scenes.push({
+      id: `shot-${shot.index}`,
+      kind,
+      startMs,
+      durationMs: shot.durationMs,
+      title: shot.title,
+      text: shot.text,
+      media: media.map((assetId, m) => ({ assetId, camera: cameraMove(i + m) })),
+      code: code ? excerptOf(code) : null,
+      transition: i === 0 ? { kind: 'cut', durationMs: 0 } : transition,
+    });
+    startMs += shot.durationMs;
+  });
+
+  const used = new Set(scenes.flatMap((scene) => scene.media.map((m) => m.assetId)));
+  return Composition.parse({
+    version: COMPOSITION_VERSION,
+    title: pitch.title,
+    ...ASPECT_SIZES[brief.format.aspect],
+    fps: 30,
+    durationMs: startMs,
+    brand: brandStyle(brief.brand),
+    media: brief.media.filter((item) => used.has(item.id)).map(({ id, kind, url, name }) => ({ id, kind, url, name })),
+    scenes,
+    audio: audioPlan(brief, shots, scenes),
+  });
+}
+
+function sceneKind(index: number, count: number, hasMedia: boolean, hasCode: boolean): SceneKind {
+  if (hasCode) return 'code';
+  if (hasMedia) return 'media';
+  if (index === 0) return 'title';
+  if (index === count - 1) return 'outro';
+  return 'text';
+}
+
+function audioPlan(brief: Brief, shots: Shot[], scenes: Scene[]): AudioPlan {
+  const { sound, template } = brief.format;
+  const voiceover = sound.voiceover
+    ? scenes.flatMap((scene, i) => {
+      const text = shots[i]?.voiceover?.trim();
+      const offsetMs = Math.max(VOICE_OFFSET_MS, Math.round(scene.transition.durationMs / 2) + 100);
+      return text ? [{ sceneId: scene.id, text, offsetMs, voice: 'en-us', wordsPerMinute: WORDS_PER_MINUTE }] : [];
+    })
+    : [];
+  return {
+    voiceover,
+    music: sound.music ? { ...MUSIC_BY_TEMPLATE[template], gainDb: -6 } : null,
+    sfx: sound.sfx ? transitionEffects(scenes) : [],
+    loudnessLufs: -16,
+  };
+}
+
+/** A whoosh on every transition, centred on the cut, and a soft impact when the outro lands. */
+export function transitionEffects(scenes: Scene[]): AudioPlan['sfx'] {
+  return scenes.flatMap((scene, i) => {
+    const effects: AudioPlan['sfx'] = [];
+    if (i > 0 && scene.transition.kind !== 'cut') {
+      effects.push({ kind: 'whoosh', sceneId: scene.id, offsetMs: -Math.round(scene.transition.durationMs / 2), gainDb: -8 });
+    }
+    if (scene.kind === 'outro' || scene.kind === 'title') {
+      effects.push({ kind: 'impact', sceneId: scene.id, offsetMs: Math.round(scene.transition.durationMs / 2) + 150, gainDb: -10 });
+    }
+    return effects;
+  });
+}

@@ -1,0 +1,44 @@
+import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
+import { withAlpha } from '../style/color.ts';
+import type { Layout, Rect } from './layout.ts';
+import { layer } from './shapes.ts';
+import type { Theme } from './theme.ts';
+
+/**
+ * The brand background with two soft glows, drawn once. It stays still on purpose: the
+ * content moves over it, and a still background is what lets x264 skip every block that
+ * content does not touch (a drifting gradient makes it code the whole frame every frame).
+ */
+export class Background {
+  private readonly canvas: Canvas;
+
+  constructor(layout: Layout, theme: Theme) {
+    const { width, height } = layout;
+    this.canvas = layer(width, height, (ctx) => {
+      ctx.fillStyle = theme.background;
+      ctx.fillRect(0, 0, width, height);
+      const glow = (x: number, y: number, radius: number, color: string) => {
+        const gradient = ctx.createRadialGradient(x, y, 0, x, y, radius);
+        gradient.addColorStop(0, color);
+        gradient.addColorStop(1, withAlpha(theme.background, 0));
+        ctx.fillStyle = gradient;
+        ctx.fillRect(x - radius, y - radius, 2 * radius, 2 * radius);
+      };
+      const reach = Math.max(width, height) * 0.42;
+      glow(width, 0, reach, withAlpha(theme.accent, theme.dark ? 0.2 : 0.14));
+      glow(0, height, reach * 0.8, withAlpha(theme.text, theme.dark ? 0.05 : 0.04));
+    });
+  }
+
+  /** Puts the background back: everywhere (a plain copy), or only in `areas`. */
+  restore(ctx: SKRSContext2D, areas: Rect[] | null): void {
+    if (!areas) {
+      ctx.globalCompositeOperation = 'copy';
+      ctx.drawImage(this.canvas, 0, 0);
+      ctx.globalCompositeOperation = 'source-over';
+      return;
+    }
+    // The background is opaque: drawing it over is replacing, as a copy would.
+    for (const { x, y, width, height } of areas) ctx.drawImage(this.canvas, x, y, width, height, x, y, width, height);
+  }
+}

@@ -1,0 +1,44 @@
+import { startChild, type Child } from '../process.ts';
+import { RGB_TO_BT709, x264Args } from './x264.ts';
+
+/**
+ * ffmpeg reading raw RGBA frames on stdin and writing H.264. `write` resolves once the frame
+ * is in the pipe: the drawing of the next frame overlaps the encoding of this one, and no
+ * more than one frame waits in memory.
+ */
+export class VideoEncoder {
+  private readonly child: Child;
+  private failure: unknown = null;
+
+  constructor(options: { width: number; height: number; outFile: string; keyframeTimesMs: number[]; signal?: AbortSignal }) {
+    const { width, height, outFile, keyframeTimesMs, signal } = options;
+    this.child = startChild('ffmpeg', [
+      '-v', 'error', '-y',
+      '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${width}x${height}`, '-framerate', '30', '-i', 'pipe:0',
+      '-vf', RGB_TO_BT709,
+      ...x264Args(keyframeTimesMs),
+      '-an', '-movflags', '+faststart', outFile,
+    ], { signal, failure: 'The video could not be encoded', collectStdout: false });
+    this.child.done.catch((error: unknown) => {
+      this.failure = error;
+    });
+  }
+
+  /** Resolves once the whole frame is in the pipe: the caller may then reuse the buffer. */
+  async write(frame: Buffer): Promise<void> {
+    if (this.failure) throw this.failure;
+    const written = new Promise<void>((resolve, reject) => {
+      this.child.process.stdin.write(frame, (error) => (error ? reject(error) : resolve()));
+    });
+    await Promise.race([written, this.child.done]);
+  }
+
+  async finish(): Promise<void> {
+    this.child.process.stdin.end();
+    await this.child.done;
+  }
+
+  kill(): void {
+    this.child.process.kill('SIGKILL');
+  }
+}

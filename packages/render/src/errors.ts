@@ -1,0 +1,32 @@
+/**
+ * Failures a person may read: the message never carries a stack, a command line or
+ * ffmpeg's diagnostics. Those stay in `details` for the logs.
+ */
+export class RenderError extends Error {
+  constructor(message: string, readonly details: string | null = null, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** A medium (or the logo) could not be downloaded, was refused, too large, of the wrong type or undecodable. */
+export class MediaError extends RenderError {
+  constructor(
+    message: string,
+    readonly mediaId: string,
+    readonly url: string,
+    details: string | null = null,
+    options?: { cause?: unknown },
+  ) {
+    super(message, details, options);
+  }
+}
+
+export type QualityCheck = 'probe' | 'duration' | 'size' | 'fps' | 'video' | 'audio' | 'file size' | 'blank frame';
+
+/** The automatic review of an output file found a fault; `failures` names every one. */
+export class QualityError extends RenderError {
+  constructor(readonly failures: { check: QualityCheck; message: string }[]) {
+    super(`The video did not pass its quality check: ${failures.map((f) => f.message).join('; ')}`);
+  }
+}

@@ -1,0 +1,92 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { composeImages } from '../composition/compose-images.ts';
+import type { Composition } from '../composition/schema.ts';
+import { MediaError } from '../errors.ts';
+import { startMediaServer } from '../testing/media-server.ts';
+import { loadAssets } from './assets.ts';
+import { publicMediaFetcher } from './fetch-media.ts';
+
+let server: Awaited<ReturnType<typeof startMediaServer>>;
+let dir: string;
+beforeAll(async () => {
+  server = await startMediaServer();
+  dir = await mkdtemp(join(tmpdir(), 'vp-assets-'));
+});
+afterAll(async () => {
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const local = publicMediaFetcher({ allowPrivate: true });
+
+function withMedia(kind: 'image' | 'video', path: string, logo: string | null = null): Composition {
+  const composition = composeImages({ images: [{ url: server.url(path), name: 'Dashboard' }], resolution: '480p', background: 'black', appName: 'Acme' });
+  return {
+    ...composition,
+    brand: { ...composition.brand, logoUrl: logo ? server.url(logo) : null },
+    media: composition.media.map((m) => ({ ...m, kind })),
+  };
+}
+
+async function failure(composition: Composition, options: Partial<Parameters<typeof loadAssets>[1]> = {}): Promise<MediaError> {
+  const error = await loadAssets(composition, { fetchMedia: local, dir, ...options }).then(() => null, (e: unknown) => e);
+  expect(error).toBeInstanceOf(MediaError);
+  return error as MediaError;
+}
+
+describe('loadAssets', () => {
+  it('downloads, checks and scales pictures of every accepted type, a video and the logo', async () => {
+    for (const path of ['/dashboard.png', '/chart.jpg', '/phone.webp', '/untyped.png']) {
+      const assets = await loadAssets(withMedia('image', path, '/logo.png'), { fetchMedia: local, dir });
+      const picture = assets.images.get('image-1');
+      expect(picture?.width).toBeGreaterThan(0);
+      // Never larger than the 480p frame's content area with some room for camera moves.
+      expect(picture?.width).toBeLessThanOrEqual(854);
+      expect(assets.logo?.width).toBeGreaterThan(0);
+    }
+    const video = await loadAssets(withMedia('video', '/clip.mp4'), { fetchMedia: local, dir });
+    expect(video.videos.get('image-1')).toMatchObject({ width: 480, height: 270, durationMs: 1000 });
+  });
+
+  it('explains a 404', async () => {
+    const error = await failure(withMedia('image', '/missing.png'));
+    expect(error.message).toBe(`The image 'Dashboard' (${server.url('/missing.png')}) could not be downloaded: the server answered 404`);
+    expect(error).toMatchObject({ mediaId: 'image-1', url: server.url('/missing.png') });
+  });
+
+  it('refuses a page that is not an image, by its content type', async () => {
+    const error = await failure(withMedia('image', '/page.html'));
+    expect(error.message).toBe(`The image 'Dashboard' (${server.url('/page.html')}) is not a PNG, JPEG, WebP or GIF image: the server says it is text/html`);
+  });
+
+  it('refuses an image where a video was expected', async () => {
+    const error = await failure(withMedia('video', '/dashboard.png'));
+    expect(error.message).toContain('is not an MP4, WebM or QuickTime video: the server says it is image/png');
+  });
+
+  it('reports a damaged picture and a damaged video as undecodable, without ffmpeg output', async () => {
+    const picture = await failure(withMedia('image', '/broken.png'));
+    expect(picture.message).toBe(`The image 'Dashboard' (${server.url('/broken.png')}) could not be decoded: the file is damaged or not a picture`);
+    const video = await failure(withMedia('video', '/broken.mp4'));
+    expect(video.message).toBe(`The video 'Dashboard' (${server.url('/broken.mp4')}) could not be decoded: it is not a video that can be played`);
+    expect(video.message).not.toMatch(/ffmpeg|ffprobe|Invalid data/i);
+    expect(video.details).toBeTruthy();
+  });
+
+  it('refuses a private address unless development allows it', async () => {
+    const error = await failure(withMedia('image', '/dashboard.png'), { fetchMedia: publicMediaFetcher() });
+    expect(error.message).toBe(`The image 'Dashboard' (${server.url('/dashboard.png')}) could not be downloaded: 127.0.0.1 is a loopback address, which is not a public address`);
+  });
+
+  it('refuses a file over the size limit, a redirect, and names the logo when it fails', async () => {
+    const big = await failure(withMedia('image', '/dashboard.png'), { limits: { image: { maxBytes: 1000, timeoutMs: 5000 } } });
+    expect(big.message).toContain('could not be downloaded: the answer is larger than 1000 bytes');
+    const moved = await failure(withMedia('image', '/moved.png'));
+    expect(moved.message).toContain('the server answered 302, a redirect, which is not followed');
+    const logo = await failure(withMedia('image', '/dashboard.png', '/page.html'));
+    expect(logo.message).toBe(`The logo (${server.url('/page.html')}) is not a PNG, JPEG, WebP, GIF or SVG image: the server says it is text/html`);
+  });
+});

@@ -1,0 +1,68 @@
+import { join } from 'node:path';
+import type { Canvas } from '@napi-rs/canvas';
+import type { Composition } from '../composition/schema.ts';
+import { layoutFor } from '../draw/layout.ts';
+import { checkVideo, decodeImage, type VideoFile } from './decode.ts';
+import { DEFAULT_MEDIA_LIMITS, describe, download, type FetchMedia, type MediaLimit, type MediaRole } from './fetch-media.ts';
+
+export interface Assets {
+  /** Pictures decoded and scaled to the largest size a scene draws them at. */
+  images: Map<string, Canvas>;
+  videos: Map<string, VideoFile>;
+  logo: Canvas | null;
+}
+
+export interface LoadAssetsOptions {
+  fetchMedia: FetchMedia;
+  /** Where downloaded videos are written. */
+  dir: string;
+  limits?: Partial<Record<MediaRole, MediaLimit>>;
+  signal?: AbortSignal;
+  onProgress?: (fraction: number) => void;
+}
+
+/** Headroom for camera moves: a picture is kept a little larger than the panel it fills. */
+const ZOOM_HEADROOM = 1.2;
+const PARALLEL_DOWNLOADS = 3;
+
+/** Downloads, checks and decodes every medium the scenes use, and the logo. */
+export async function loadAssets(composition: Composition, options: LoadAssetsOptions): Promise<Assets> {
+  const limits = { ...DEFAULT_MEDIA_LIMITS, ...options.limits };
+  const layout = layoutFor(composition.width, composition.height);
+  const pictureBox = { width: layout.content.width * ZOOM_HEADROOM, height: layout.content.height * ZOOM_HEADROOM };
+  const used = new Set(composition.scenes.flatMap((scene) => scene.media.map((m) => m.assetId)));
+  const assets: Assets = { images: new Map(), videos: new Map(), logo: null };
+
+  const jobs: (() => Promise<void>)[] = composition.media.filter((asset) => used.has(asset.id)).map((asset, i) => async () => {
+    const subject = describe(asset.kind, asset.id, asset.url, asset.name);
+    const { body, type } = await download(subject, asset.kind, options.fetchMedia, limits[asset.kind], options.signal);
+    if (asset.kind === 'image') assets.images.set(asset.id, await decodeImage(body, type, subject, pictureBox));
+    else assets.videos.set(asset.id, await checkVideo(body, join(options.dir, `video-${i}.${type}`), subject, options.signal));
+  });
+  const logoUrl = composition.brand.logoUrl;
+  if (logoUrl) {
+    jobs.push(async () => {
+      const subject = describe('logo', 'logo', logoUrl);
+      const { body, type } = await download(subject, 'logo', options.fetchMedia, limits.logo, options.signal);
+      const side = 640 * layout.unit;
+      assets.logo = await decodeImage(body, type, subject, { width: side, height: side });
+    });
+  }
+
+  let finished = 0;
+  let failed = false;
+  const queue = [...jobs];
+  const worker = async () => {
+    // After the first failure the other workers stop taking jobs: the render fails anyway.
+    for (let job = queue.shift(); job && !failed; job = queue.shift()) {
+      options.signal?.throwIfAborted();
+      await job().catch((error: unknown) => {
+        failed = true;
+        throw error;
+      });
+      options.onProgress?.(++finished / jobs.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_DOWNLOADS, jobs.length) }, worker));
+  return assets;
+}

@@ -1,0 +1,64 @@
+import { writeFile } from 'node:fs/promises';
+import { createCanvas, loadImage, type Canvas } from '@napi-rs/canvas';
+import { MediaError, RenderError } from '../errors.ts';
+import { probe } from '../probe.ts';
+import { run } from '../process.ts';
+import type { MediaSubject } from './fetch-media.ts';
+import { imageDimensions, type SniffedType } from './sniff.ts';
+
+/** Beyond this a picture costs more memory to decode than a render may spend. */
+const MAX_PIXELS = 60_000_000;
+
+export interface VideoFile {
+  file: string;
+  width: number;
+  height: number;
+  durationMs: number;
+}
+
+function failure(subject: MediaSubject, reason: string, details: string | null = null, cause?: unknown): MediaError {
+  return new MediaError(`${subject.label} (${subject.url}) ${reason}`, subject.id, subject.url, details, { cause });
+}
+
+/**
+ * Decodes a picture and scales it down to fit `box` (never up), once, so each frame draws
+ * a picture no larger than it needs.
+ */
+export async function decodeImage(body: Buffer, type: SniffedType, subject: MediaSubject, box: { width: number; height: number }): Promise<Canvas> {
+  const declared = imageDimensions(body, type);
+  if (declared && declared.width * declared.height > MAX_PIXELS) {
+    throw failure(subject, `is too large to use: ${declared.width} × ${declared.height} pixels`);
+  }
+  let image: Awaited<ReturnType<typeof loadImage>>;
+  try {
+    image = await loadImage(body);
+  } catch (error) {
+    throw failure(subject, 'could not be decoded: the file is damaged or not a picture', String(error), error);
+  }
+  if (!image.width || !image.height) throw failure(subject, 'could not be decoded: it has no size');
+  const scale = Math.min(1, box.width / image.width, box.height / image.height);
+  const canvas = createCanvas(Math.max(1, Math.round(image.width * scale)), Math.max(1, Math.round(image.height * scale)));
+  const ctx = canvas.getContext('2d');
+  ctx.imageSmoothingQuality = 'high';
+  ctx.drawImage(image, 0, 0, canvas.width, canvas.height);
+  return canvas;
+}
+
+/** Writes a downloaded video to disk and checks that ffmpeg can decode a picture from it. */
+export async function checkVideo(body: Buffer, file: string, subject: MediaSubject, signal?: AbortSignal): Promise<VideoFile> {
+  await writeFile(file, body);
+  const undecodable = (error: unknown) => {
+    if (signal?.aborted) return error;
+    return failure(subject, 'could not be decoded: it is not a video that can be played', error instanceof RenderError ? error.details : String(error), error);
+  };
+  const info = await probe(file, signal).catch((error: unknown) => { throw undecodable(error); });
+  const stream = info.streams.find((s) => s.codec_type === 'video' && s.width && s.height);
+  if (!stream?.width || !stream.height) throw failure(subject, 'has no picture: it is not a video that can be played');
+  // ffmpeg may exit 0 having decoded nothing from a damaged file: ask for one tiny picture and count its bytes.
+  const picture = await run('ffmpeg', ['-v', 'error', '-i', file, '-map', `0:${stream.index}`, '-frames:v', '1',
+    '-vf', 'scale=16:16', '-pix_fmt', 'gray', '-f', 'rawvideo', 'pipe:1'], { signal, failure: 'The video could not be decoded' })
+    .catch((error: unknown) => { throw undecodable(error); });
+  if (picture.length !== 256) throw failure(subject, 'could not be decoded: it is not a video that can be played');
+  const seconds = Number(stream.duration ?? info.format.duration ?? 0);
+  return { file, width: stream.width, height: stream.height, durationMs: Number.isFinite(seconds) ? Math.round(seconds * 1000) : 0 };
+}

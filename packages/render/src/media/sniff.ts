@@ -1,0 +1,61 @@
+export type SniffedType = 'png' | 'jpeg' | 'webp' | 'gif' | 'svg' | 'mp4' | 'quicktime' | 'webm';
+
+const startsWith = (bytes: Buffer, signature: number[], offset = 0) =>
+  signature.every((byte, i) => bytes[offset + i] === byte);
+
+/** What a file is, from its first bytes: servers' content types are not always true. */
+export function sniff(bytes: Buffer): SniffedType | null {
+  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
+  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'jpeg';
+  if (startsWith(bytes, [0x52, 0x49, 0x46, 0x46]) && bytes.toString('latin1', 8, 12) === 'WEBP') return 'webp';
+  if (bytes.toString('latin1', 0, 6) === 'GIF87a' || bytes.toString('latin1', 0, 6) === 'GIF89a') return 'gif';
+  if (startsWith(bytes, [0x1a, 0x45, 0xdf, 0xa3])) return 'webm';
+  if (bytes.toString('latin1', 4, 8) === 'ftyp') return bytes.toString('latin1', 8, 10) === 'qt' ? 'quicktime' : 'mp4';
+  if (/^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>]/i.test(bytes.toString('utf8', 0, 1024))) return 'svg';
+  return null;
+}
+
+/** Width and height from the header, read before decoding so a huge picture is refused cheaply. */
+export function imageDimensions(bytes: Buffer, type: SniffedType): { width: number; height: number } | null {
+  try {
+    switch (type) {
+      case 'png':
+        return bytes.toString('latin1', 12, 16) === 'IHDR' ? { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) } : null;
+      case 'gif':
+        return { width: bytes.readUInt16LE(6), height: bytes.readUInt16LE(8) };
+      case 'webp':
+        return webpDimensions(bytes);
+      case 'jpeg':
+        return jpegDimensions(bytes);
+      default:
+        return null;
+    }
+  } catch {
+    return null;
+  }
+}
+
+function webpDimensions(bytes: Buffer) {
+  const chunk = bytes.toString('latin1', 12, 16);
+  if (chunk === 'VP8 ') return { width: bytes.readUInt16LE(26) & 0x3fff, height: bytes.readUInt16LE(28) & 0x3fff };
+  if (chunk === 'VP8L') {
+    const bits = bytes.readUInt32LE(21);
+    return { width: (bits & 0x3fff) + 1, height: ((bits >> 14) & 0x3fff) + 1 };
+  }
+  if (chunk === 'VP8X') return { width: bytes.readUIntLE(24, 3) + 1, height: bytes.readUIntLE(27, 3) + 1 };
+  return null;
+}
+
+function jpegDimensions(bytes: Buffer) {
+  let offset = 2;
+  while (offset + 9 < bytes.length) {
+    if (bytes[offset] !== 0xff) return null;
+    const marker = bytes[offset + 1] as number;
+    // Start-of-frame markers carry the size; 0xc4 (DHT), 0xc8 (JPG) and 0xcc (DAC) do not.
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      return { height: bytes.readUInt16BE(offset + 5), width: bytes.readUInt16BE(offset + 7) };
+    }
+    offset += 2 + bytes.readUInt16BE(offset + 2);
+  }
+  return null;
+}

@@ -1,0 +1,85 @@
+import { startChild, type Child } from '../process.ts';
+
+/** Frames decoded ahead of the drawing: enough to hide the decoder's latency, no more. */
+const AHEAD = 2;
+
+/**
+ * A video decoded by ffmpeg into RGBA frames of exactly `width` × `height` at 30 fps,
+ * cropped to fill, looping when the scene outlasts the clip. The decoder is paused while
+ * two frames wait, so it runs only as fast as the frames are drawn and never holds the clip.
+ */
+export class VideoFrames {
+  private readonly child: Child;
+  private readonly frameBytes: number;
+  private readonly chunks: Buffer[] = [];
+  private buffered = 0;
+  private ended = false;
+  private last: Buffer | null = null;
+  private wake: (() => void) | null = null;
+
+  constructor(file: string, readonly width: number, readonly height: number, signal?: AbortSignal) {
+    this.frameBytes = width * height * 4;
+    this.child = startChild('ffmpeg', [
+      '-v', 'error', '-stream_loop', '-1', '-i', file, '-an', '-sn',
+      '-vf', `fps=30,scale=${width}:${height}:force_original_aspect_ratio=increase,crop=${width}:${height},format=rgba`,
+      '-f', 'rawvideo', 'pipe:1',
+    ], { signal, failure: 'A video could not be decoded', collectStdout: false });
+    const stdout = this.child.process.stdout;
+    stdout.on('data', (chunk: Buffer) => {
+      this.chunks.push(chunk);
+      this.buffered += chunk.length;
+      if (this.buffered >= AHEAD * this.frameBytes) stdout.pause();
+      this.notify();
+    });
+    const stop = () => {
+      this.ended = true;
+      this.notify();
+    };
+    stdout.on('end', stop);
+    stdout.on('close', stop);
+    // Closing early kills the decoder on purpose; its exit status does not matter then.
+    this.child.done.catch(() => {});
+  }
+
+  /** The next frame; the last one again if the decoder has stopped. */
+  async next(): Promise<Buffer> {
+    while (this.buffered < this.frameBytes && !this.ended) {
+      this.child.process.stdout.resume();
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
+    }
+    if (this.buffered < this.frameBytes) {
+      if (this.last) return this.last;
+      throw new Error('The video decoder stopped before its first frame');
+    }
+    this.last = this.take(this.frameBytes);
+    if (this.buffered < AHEAD * this.frameBytes && !this.ended) this.child.process.stdout.resume();
+    return this.last;
+  }
+
+  close(): void {
+    this.child.process.kill('SIGKILL');
+  }
+
+  private take(bytes: number): Buffer {
+    const frame = Buffer.allocUnsafe(bytes);
+    let filled = 0;
+    while (filled < bytes) {
+      const chunk = this.chunks[0] as Buffer;
+      const used = Math.min(chunk.length, bytes - filled);
+      chunk.copy(frame, filled, 0, used);
+      filled += used;
+      if (used === chunk.length) this.chunks.shift();
+      else this.chunks[0] = chunk.subarray(used);
+    }
+    this.buffered -= bytes;
+    return frame;
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
+  }
+}

@@ -1,0 +1,78 @@
+import { execFile } from 'node:child_process';
+import { readFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { createCanvas, type Canvas } from '@napi-rs/canvas';
+
+type Route = { status?: number; type?: string; body?: Buffer; headers?: Record<string, string> };
+
+/** A picture with shapes and text, so it is not blank and compresses like a screenshot. */
+export function samplePicture(width: number, height: number, hue: number): Canvas {
+  const canvas = createCanvas(width, height);
+  const ctx = canvas.getContext('2d');
+  const gradient = ctx.createLinearGradient(0, 0, width, height);
+  gradient.addColorStop(0, `hsl(${hue} 65% 55%)`);
+  gradient.addColorStop(1, `hsl(${hue + 50} 60% 30%)`);
+  ctx.fillStyle = gradient;
+  ctx.fillRect(0, 0, width, height);
+  for (let i = 0; i < 12; i++) {
+    ctx.fillStyle = `hsla(${hue + i * 25} 80% 75% / 0.7)`;
+    ctx.fillRect((i * 0.13 * width) % width, (i * 0.29 * height) % height, width * 0.18, height * 0.12);
+  }
+  ctx.fillStyle = '#ffffff';
+  ctx.font = `700 ${Math.round(height / 8)}px "Noto Sans"`;
+  ctx.fillText('Dashboard', width * 0.06, height * 0.2);
+  return canvas;
+}
+
+async function sampleClip(): Promise<Buffer> {
+  const file = join(tmpdir(), `vp-clip-${process.pid}-${Date.now()}.mp4`);
+  await promisify(execFile)('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=480x270:rate=30', '-t', '1',
+    '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', file]);
+  const body = await readFile(file);
+  await rm(file, { force: true });
+  return body;
+}
+
+/**
+ * A local HTTP server with good and bad media for tests: pictures in every accepted type,
+ * a short video, a logo, and a 404, an HTML page, damaged files and a redirect.
+ */
+export async function startMediaServer(): Promise<{ url: (path: string) => string; close: () => Promise<void>; requests: string[] }> {
+  const png = (w: number, h: number, hue: number) => samplePicture(w, h, hue).toBuffer('image/png');
+  const logo = createCanvas(240, 240);
+  const lctx = logo.getContext('2d');
+  lctx.fillStyle = '#ff5a36';
+  lctx.beginPath();
+  lctx.arc(120, 120, 110, 0, Math.PI * 2);
+  lctx.fill();
+  const routes: Record<string, Route> = {
+    '/dashboard.png': { type: 'image/png', body: png(1600, 1000, 210) },
+    '/chart.jpg': { type: 'image/jpeg', body: samplePicture(1200, 900, 30).toBuffer('image/jpeg', 85) },
+    '/phone.webp': { type: 'image/webp', body: samplePicture(700, 1400, 280).toBuffer('image/webp', 85) },
+    '/logo.png': { type: 'image/png', body: logo.toBuffer('image/png') },
+    '/clip.mp4': { type: 'video/mp4', body: await sampleClip() },
+    '/untyped.png': { type: 'application/octet-stream', body: png(400, 300, 120) },
+    '/page.html': { type: 'text/html', body: Buffer.from('<!doctype html><title>Not an image</title>') },
+    '/broken.png': { type: 'image/png', body: Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(400, 7)]) },
+    '/broken.mp4': { type: 'video/mp4', body: Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypisom'), Buffer.alloc(4000, 3)]) },
+    '/moved.png': { status: 302, headers: { location: '/dashboard.png' } },
+  };
+  const requests: string[] = [];
+  const server: Server = createServer((req, res) => {
+    requests.push(req.url ?? '');
+    const route = routes[req.url ?? ''];
+    if (!route) return res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    res.writeHead(route.status ?? 200, { ...(route.type ? { 'content-type': route.type } : {}), ...route.headers }).end(route.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: (path) => `http://127.0.0.1:${port}${path}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+    requests,
+  };
+}

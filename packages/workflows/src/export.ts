@@ -1,0 +1,16 @@
+import { ActivityFailure } from '@temporalio/workflow';
+import type { ExportWorkflowInput } from './definitions.ts';
+import { renderFailure, renderFarm } from './render-farm.ts';
+
+/** A re-export of a stored project version, asked for on the project page. */
+export async function exportWorkflow({ exportId, heartbeatTimeoutMs }: ExportWorkflowInput): Promise<'done' | 'failed'> {
+  const { farm, steps } = renderFarm(heartbeatTimeoutMs);
+  try {
+    await farm.exportVersion({ exportId });
+    return 'done';
+  } catch (error) {
+    if (!(error instanceof ActivityFailure)) throw error;
+    await steps.failExport({ exportId, error: renderFailure(error) });
+    return 'failed';
+  }
+}

@@ -1,0 +1,50 @@
+/** Markup built with `html`: interpolated values are escaped unless they are markup themselves. */
+export class Markup {
+  constructor(readonly value: string) {}
+  toString() {
+    return this.value;
+  }
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+
+type Value = Markup | string | number | null | undefined | false | Value[];
+
+function render(value: Value): string {
+  if (value === null || value === undefined || value === false) return '';
+  if (Array.isArray(value)) return value.map(render).join('');
+  if (value instanceof Markup) return value.value;
+  return escapeHtml(String(value));
+}
+
+export function html(strings: TemplateStringsArray, ...values: Value[]): Markup {
+  return new Markup(strings.reduce((out, string, i) => out + string + (i < values.length ? render(values[i]!) : ''), ''));
+}
+
+const STYLE = `
+  :root { color-scheme: light dark; --fg: #16181d; --muted: #5b6170; --line: #e3e5ea; --bg: #f7f8fa; --card: #fff; --accent: #4f46e5; }
+  @media (prefers-color-scheme: dark) { :root { --fg: #eceef2; --muted: #9aa1b0; --line: #2a2e37; --bg: #0f1115; --card: #171a20; --accent: #8b85ff; } }
+  * { box-sizing: border-box; }
+  body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: var(--bg); }
+  main { max-width: 960px; margin: 0 auto; padding: 32px 20px 64px; }
+  h1 { font-size: 1.6rem; line-height: 1.25; margin: 0 0 16px; }
+  h2 { font-size: 1.15rem; margin: 0; }
+  a { color: var(--accent); }
+  video { display: block; width: 100%; max-height: 75vh; background: #000; border-radius: 12px; }
+  .muted { color: var(--muted); font-size: .92rem; }
+  .card { background: var(--card); border: 1px solid var(--line); border-radius: 12px; padding: 20px; margin: 20px 0; }
+  .row { display: flex; gap: 12px; align-items: center; justify-content: space-between; flex-wrap: wrap; }
+  table { width: 100%; border-collapse: collapse; font-size: .92rem; margin-top: 12px; }
+  th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
+  button { font: inherit; padding: 8px 14px; border-radius: 8px; border: 0; background: var(--accent); color: #fff; cursor: pointer; }
+  pre { overflow: auto; max-height: 420px; font-size: .8rem; background: var(--bg); padding: 12px; border-radius: 8px; }
+  .status-done { color: #15803d; } .status-failed { color: #b91c1c; }
+`;
+
+/** A whole page: one stylesheet, no scripts. */
+export function page(input: { title: string; head?: Markup; body: Markup }): string {
+  return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${input.title}</title>${input.head}<style>${new Markup(STYLE)}</style></head>
+<body><main>${input.body}</main></body></html>`}`;
+}

@@ -1,0 +1,83 @@
+import type { Export, Project, ProjectVersion } from '@vp/db';
+import { html, page } from './html.ts';
+
+export function formatDuration(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+const formatBytes = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`);
+const when = (date: Date) => date.toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+
+/** The public player: the video with its poster frame, titled from the pitch. */
+export function sharePage(input: {
+  title: string; shareUrl: string; videoUrl: string; posterUrl: string; width: number; height: number; durationMs: number; bytes: number;
+}): string {
+  const head = html`
+<meta property="og:type" content="video.other"><meta property="og:title" content="${input.title}">
+<meta property="og:url" content="${input.shareUrl}"><meta property="og:image" content="${input.posterUrl}">
+<meta property="og:video" content="${input.videoUrl}"><meta property="og:video:type" content="video/mp4">
+<meta property="og:video:width" content="${input.width}"><meta property="og:video:height" content="${input.height}">`;
+  return page({
+    title: input.title,
+    head,
+    body: html`<h1>${input.title}</h1>
+<video controls playsinline preload="metadata" poster="${input.posterUrl}" width="${input.width}" height="${input.height}" style="aspect-ratio: ${input.width} / ${input.height}; height: auto">
+  <source src="${input.videoUrl}" type="video/mp4">
+  <a href="${input.videoUrl}">Download the video</a>
+</video>
+<p class="muted">${formatDuration(input.durationMs)} · ${input.width}×${input.height} · ${formatBytes(input.bytes)} · <a href="${input.videoUrl}" download>Download MP4</a></p>`,
+  });
+}
+
+type Scene = { kind?: string; title?: string | null; text?: string | null; durationMs?: number };
+type CompositionSummary = { width?: number; height?: number; durationMs?: number; scenes?: Scene[] };
+
+/**
+ * The editable project: every version's composition (its shots, and the whole of it as JSON)
+ * with its exports, and a button to export a version again on the render farm.
+ */
+export function projectPage(input: {
+  project: Project;
+  versions: (ProjectVersion & { exports: Export[] })[];
+  productionPageUrl: string | null;
+  appUrl: string;
+  projectUrl: string;
+}): string {
+  const busy = input.versions.some((v) => v.exports.some((e) => e.status === 'queued' || e.status === 'rendering'));
+  const versions = input.versions.map((version) => {
+    const composition = version.composition as CompositionSummary;
+    const scenes = composition.scenes ?? [];
+    const exportRows = version.exports.map((made) => html`<tr>
+      <td>${when(made.createdAt)}</td>
+      <td class="status-${made.status}">${made.status}</td>
+      <td>${made.status === 'done' ? html`<a href="${input.appUrl}/share/${made.id}">Watch and share</a> · ${formatBytes(made.bytes ?? 0)}` : made.error ?? ''}</td>
+    </tr>`);
+    return html`<section class="card">
+  <div class="row">
+    <h2>Version ${version.version}</h2>
+    <form method="post" action="${input.projectUrl}/versions/${version.version}/exports"><button type="submit">Export this version again</button></form>
+  </div>
+  <p class="muted">${composition.width ?? '?'}×${composition.height ?? '?'} · ${formatDuration(composition.durationMs ?? 0)} · ${scenes.length} shots · saved ${when(version.createdAt)}</p>
+  <table><thead><tr><th>#</th><th>Shot</th><th>Length</th></tr></thead><tbody>
+    ${scenes.map((scene, i) => html`<tr><td>${i + 1}</td><td><strong>${scene.title ?? scene.kind ?? ''}</strong>${scene.text ? html`<br><span class="muted">${scene.text}</span>` : ''}</td><td>${formatDuration(scene.durationMs ?? 0)}</td></tr>`)}
+  </tbody></table>
+  <details><summary>The composition (JSON)</summary><pre>${JSON.stringify(version.composition, null, 2)}</pre></details>
+  <h2 style="margin-top:16px">Exports</h2>
+  ${version.exports.length
+    ? html`<table><thead><tr><th>Started</th><th>Status</th><th></th></tr></thead><tbody>${exportRows}</tbody></table>`
+    : html`<p class="muted">Not exported yet.</p>`}
+</section>`;
+  });
+  return page({
+    title: `${input.project.title} · Project`,
+    head: busy ? html`<meta http-equiv="refresh" content="5">` : undefined,
+    body: html`<h1>${input.project.title}</h1>
+<p class="muted">Project · created ${when(input.project.createdAt)}${input.productionPageUrl ? html` · <a href="${input.productionPageUrl}">The production</a>` : ''}</p>
+${versions}`,
+  });
+}
+
+export function notFoundPage(message: string): string {
+  return page({ title: 'Not found', body: html`<h1>Not found</h1><p class="muted">${message}</p>` });
+}

@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import { ApiError } from '@vp/contracts';
+import { exportKeys, projectWithHistory, queueExport, sharePosterUrl, shareUrl, shareVideoUrl } from '@vp/projects';
+import { productionPageUrl } from '@vp/productions';
+import { exportWorkflowStart } from '@vp/workflows/render-start';
+import type { BlobStore } from '@vp/blobs';
+import type { GatewayDeps, GatewayEnv } from '../env.ts';
+import { notFoundPage, projectPage, sharePage } from './pages.ts';
+import { serveBlob } from './serve-blob.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Exported files never change: any cache may keep them for good. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/**
+ * The delivery, in the app (public, no key; the ids are unguessable and given only to the
+ * production's owner): the share page with its player, the video and poster served with
+ * byte ranges, and the editable project with its versions and re-exports.
+ */
+export function deliveryRoutes(deps: GatewayDeps & { blobs: BlobStore }) {
+  const app = new Hono<GatewayEnv>();
+  const { db, blobs } = deps;
+  const appUrl = deps.config.appUrl;
+
+  /** A finished export of a production's project: what a share link shows. */
+  async function shared(exportId: string) {
+    if (!UUID.test(exportId)) return null;
+    const made = await db.export.findUnique({ where: { id: exportId }, include: { project: true } });
+    return made?.status === 'done' && made.project.productionId ? made : null;
+  }
+
+  /** A production's project with its history. */
+  async function project(projectId: string) {
+    if (!UUID.test(projectId)) return null;
+    const found = await projectWithHistory(db, projectId);
+    return found?.productionId ? found : null;
+  }
+
+  app.get('/share/:exportId', async (c) => {
+    const made = await shared(c.req.param('exportId'));
+    if (!made) return missing(c, 'There is no video at this address.');
+    c.header('Cache-Control', 'public, max-age=300');
+    return c.html(sharePage({
+      title: made.project.title, shareUrl: shareUrl(appUrl, made.id), videoUrl: shareVideoUrl(appUrl, made.id), posterUrl: sharePosterUrl(appUrl, made.id),
+      width: made.width ?? 0, height: made.height ?? 0, durationMs: made.durationMs ?? 0, bytes: made.bytes ?? 0,
+    }));
+  });
+
+  for (const [file, key] of [['video.mp4', 'video'], ['poster.jpg', 'poster']] as const) {
+    app.get(`/share/:exportId/${file}`, async (c) => {
+      const made = await shared(c.req.param('exportId'));
+      if (!made) throw new ApiError(404, 'There is no video at this address.', 'not_found');
+      return serveBlob(c, blobs, exportKeys(made.id)[key], { cacheControl: IMMUTABLE, notFound: 'The file is missing.' });
+    });
+  }
+
+  app.get('/projects/:projectId', async (c) => {
+    const found = await project(c.req.param('projectId'));
+    if (!found) return missing(c, 'There is no project at this address.');
+    c.header('Cache-Control', 'no-store');
+    return c.html(projectPage({
+      project: found, versions: found.versions, appUrl, projectUrl: `${appUrl}/projects/${found.id}`,
+      productionPageUrl: found.productionId ? productionPageUrl(appUrl, found.productionId) : null,
+    }));
+  });
+
+  /** Re-export: one export of a version at a time; the render farm makes it. */
+  app.post('/projects/:projectId/versions/:version/exports', async (c) => {
+    const found = await project(c.req.param('projectId'));
+    const version = found?.versions.find((v) => String(v.version) === c.req.param('version'));
+    if (!found || !version) return missing(c, 'There is no such project version.');
+    if (!version.exports.some((e) => e.status === 'queued' || e.status === 'rendering')) {
+      const made = await queueExport(db, { id: randomUUID(), projectId: found.id, version: version.version });
+      try {
+        await deps.temporal().workflow.start('exportWorkflow', exportWorkflowStart(made.id, {
+          taskQueuePrefix: deps.config.temporal.taskQueuePrefix, heartbeatTimeoutMs: deps.config.render.heartbeatTimeoutMs,
+        }));
+      } catch (error) {
+        await db.export.update({ where: { id: made.id }, data: { status: 'failed', error: 'The export could not be started; try again shortly.' } });
+        c.var.log.error({ err: error }, 're-export not started');
+      }
+    }
+    return c.redirect(`${appUrl}/projects/${found.id}`, 303);
+  });
+
+  return app;
+}
+
+/** A page for people, the error shape for programs. */
+function missing(c: Context, message: string) {
+  if (c.req.header('accept')?.includes('text/html')) return c.html(notFoundPage(message), 404);
+  throw new ApiError(404, message, 'not_found');
+}

@@ -1,0 +1,37 @@
+import type { Context } from 'hono';
+import { ApiError } from '@vp/contracts';
+import type { BlobStore } from '@vp/blobs';
+import { parseRange } from './range.ts';
+
+/**
+ * Answers with a stored file: byte ranges (206, 416), validators (ETag, Last-Modified, 304),
+ * and the caller's caching policy. Blobs never change once written, so the ETag is strong.
+ */
+export async function serveBlob(c: Context, blobs: BlobStore, key: string, options: { cacheControl: string; notFound: string }): Promise<Response> {
+  const info = await blobs.stat(key);
+  if (!info) throw new ApiError(404, options.notFound, 'not_found');
+  const headers: Record<string, string> = {
+    'Accept-Ranges': 'bytes',
+    'Content-Type': info.contentType,
+    ETag: info.etag,
+    'Last-Modified': info.lastModified.toUTCString(),
+    'Cache-Control': options.cacheControl,
+  };
+  const noneMatch = c.req.header('if-none-match');
+  if (noneMatch && noneMatch.split(',').some((tag) => tag.trim() === info.etag || tag.trim() === '*')) {
+    return c.body(null, 304, headers);
+  }
+  const asked = c.req.header('range');
+  // If-Range: a range of the file the caller already has, else the whole (new) file.
+  const ifRange = c.req.header('if-range');
+  const range = asked && (!ifRange || ifRange === info.etag) ? parseRange(asked, info.size) : null;
+  if (range === 'unsatisfiable') {
+    throw new ApiError(416, `The range ${asked} is outside the file (${info.size} bytes).`, 'range_not_satisfiable', { 'Content-Range': `bytes */${info.size}`, 'Accept-Ranges': 'bytes' });
+  }
+  const status = range ? 206 : 200;
+  if (range) headers['Content-Range'] = `bytes ${range.start}-${range.end}/${info.size}`;
+  headers['Content-Length'] = String(range ? range.end - range.start + 1 : info.size);
+  // HEAD runs this GET handler and drops the body: the file is not even opened.
+  if (c.req.method === 'HEAD') return c.body(null, status, headers);
+  return c.body(await blobs.read(key, range ?? undefined), status, headers);
+}

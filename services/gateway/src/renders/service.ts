@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import type { BlobStore } from '@vp/blobs';
+import type { Config } from '@vp/config';
+import { ApiError, workflowIds, type Render } from '@vp/contracts';
+import type { Db, Render as RenderRow } from '@vp/db';
+import { createRender, failRender, findRender, renderImageKey, signedRenderVideoUrl, toRender } from '@vp/projects';
+import { renderWorkflowStart } from '@vp/workflows/render-start';
+import type { RenderRequest } from './form.ts';
+
+export type RenderDeps = { config: Config; db: Db; blobs: BlobStore; temporal: () => Client };
+
+/** Stores the images, records the render and starts its workflow on the render farm. */
+export async function startRender(deps: RenderDeps, accountId: string, request: RenderRequest): Promise<RenderRow> {
+  const id = randomUUID();
+  const imageKeys = request.images.map((image, i) => renderImageKey(id, i + 1, image.extension));
+  await Promise.all(request.images.map((image, i) => deps.blobs.put(imageKeys[i]!, image.bytes, { contentType: image.mime })));
+  const row = await createRender(deps.db, {
+    id, accountId, resolution: request.resolution, background: request.background,
+    appName: request.appName || null, accent: request.accent || null, imageKeys,
+  });
+  try {
+    await deps.temporal().workflow.start('renderWorkflow', renderWorkflowStart(id, {
+      taskQueuePrefix: deps.config.temporal.taskQueuePrefix, heartbeatTimeoutMs: deps.config.render.heartbeatTimeoutMs,
+    }));
+  } catch {
+    await failRender(deps.db, id, 'The render could not be started.');
+    throw new ApiError(503, 'Renders cannot be started right now; try again shortly.', 'disabled');
+  }
+  return row;
+}
+
+/** Holds until the render's workflow ends or `ms` pass, whichever is first. */
+export async function waitForRender(deps: RenderDeps, id: string, ms: number): Promise<void> {
+  const client = deps.temporal();
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), ms);
+  try {
+    await client.withAbortSignal(stop.signal, () => client.workflow.getHandle(workflowIds.render(id)).result());
+  } catch {
+    // Out of time (or Temporal unreachable): the caller reads the render as it stands.
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The caller's render; another account's is not found. */
+export async function readRender(deps: RenderDeps, accountId: string, id: string): Promise<RenderRow> {
+  const row = await findRender(deps.db, id, accountId);
+  if (!row) throw new ApiError(404, 'Render not found.', 'not_found');
+  return row;
+}
+
+/** The API's view, with a video address signed afresh for 24 hours once it is done. */
+export function present(deps: RenderDeps, row: RenderRow): Render {
+  const videoUrl = row.status === 'done' ? signedRenderVideoUrl({ baseUrl: deps.config.baseUrl, secret: deps.config.secrets.urls }, row.id) : null;
+  return toRender(row, videoUrl);
+}

@@ -1,0 +1,51 @@
+import { Client } from '@temporalio/client';
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { createEventPublisher } from '@vp/activities';
+import { createRenderFarmActivities } from '@vp/activities/render-farm';
+import type { BlobStore } from '@vp/blobs';
+import type { Config } from '@vp/config';
+import { taskQueue } from '@vp/contracts';
+import type { Db } from '@vp/db';
+import { webhookSettings } from '@vp/webhooks';
+import { workflowsPath } from '@vp/workflows/path';
+
+export type RenderWorkerDeps = {
+  config: Config;
+  connection: NativeConnection;
+  db: Db;
+  blobs: BlobStore;
+  /** A pre-built workflow bundle (tests build one per run); otherwise bundled at start. */
+  workflowBundle?: WorkerOptions['workflowBundle'];
+};
+
+/**
+ * The render farm's worker: the render task queue, its renders (RENDER_CONCURRENCY at once,
+ * one per 2 cores) and the render and export workflows with their short steps.
+ */
+export async function createRenderWorker(deps: RenderWorkerDeps): Promise<Worker> {
+  const { config } = deps;
+  const client = new Client({ connection: deps.connection, namespace: config.temporal.namespace });
+  const events = createEventPublisher({
+    db: deps.db, client, settings: webhookSettings(config), taskQueuePrefix: config.temporal.taskQueuePrefix, mail: false,
+  });
+  return Worker.create({
+    connection: deps.connection,
+    namespace: config.temporal.namespace,
+    taskQueue: taskQueue('render', config.temporal.taskQueuePrefix),
+    ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath }),
+    activities: createRenderFarmActivities({
+      db: deps.db, blobs: deps.blobs, events, workDir: config.render.workDir, appUrl: config.appUrl, allowPrivateUrls: config.allowPrivateUrls,
+    }),
+    maxConcurrentActivityTaskExecutions: config.render.concurrency,
+    // Heartbeats reach the server every second at most: a cancel stops a render within a second or two.
+    maxHeartbeatThrottleInterval: '1 second',
+    // A render ends by being cancelled or by finishing its try; give it the time to stop its encoder.
+    shutdownGraceTime: '10 seconds',
+  });
+}
+
+/** Runs the worker until the signal aborts, then drains it. */
+export async function runRenderWorker(worker: Worker, signal: AbortSignal): Promise<void> {
+  signal.addEventListener('abort', () => worker.shutdown(), { once: true });
+  await worker.run();
+}
