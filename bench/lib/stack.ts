@@ -1,0 +1,31 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { migrate } from '@vp/db/migrate';
+import { databaseUrl, freePort, startEmbeddedPostgres, startTemporalDevServer } from '@vp/devstack';
+
+/**
+ * A throw-away PostgreSQL (migrated) and Temporal dev server for one benchmark run,
+ * the same embedded servers `pnpm dev` and the tests use.
+ */
+export async function startBenchStack() {
+  const dir = await mkdtemp(join(tmpdir(), 'vp-bench-'));
+  const postgres = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), port: await freePort() });
+  const client = new pg.Client({ connectionString: postgres.url });
+  await client.connect();
+  await client.query('CREATE DATABASE bench');
+  await client.end();
+  const dbUrl = databaseUrl(postgres.url, 'bench');
+  await migrate(dbUrl);
+  const temporal = await startTemporalDevServer({ port: await freePort() });
+  return {
+    databaseUrl: dbUrl,
+    temporalAddress: temporal.address,
+    stop: async () => {
+      await temporal.stop();
+      await postgres.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
