@@ -15,15 +15,16 @@ const EVENT = Object.values(Prisma.ProductionEventScalarFieldEnum).map((f) => `'
  * The result has the shapes Prisma gives (a test holds the two together).
  */
 export async function findProductionFor(db: Db, id: string, accountId: string, options: { timeline?: boolean } = {}): Promise<VisibleProduction | null> {
-  const { rows } = await sqlPool(db).query<ProductionRow & { role: Role | null; pitch: unknown; pitchCreatedAt: Date | null; events: (Omit<EventRow, 'createdAt'> & { createdAt: string })[] | null }>(
-    `SELECT ${PRODUCTION}, m.role, pv.pitch, pv.created_at AS "pitchCreatedAt",
+  const { rows } = await sqlPool(db).query<ProductionRow & { role: Role | null; pitch: unknown; pitchCreatedAt: Date | null; events: (Omit<EventRow, 'createdAt'> & { createdAt: string })[] | null }>({
+    name: 'find-production-for',
+    text: `SELECT ${PRODUCTION}, m.role, pv.pitch, pv.created_at AS "pitchCreatedAt",
        CASE WHEN $3 THEN (SELECT coalesce(json_agg(json_build_object(${EVENT}) ORDER BY e.seq), '[]') FROM production_events e WHERE e.production_id = p.id) END AS events
      FROM productions p
      LEFT JOIN pitch_versions pv ON pv.production_id = p.id AND pv.version = p.pitch_version
      LEFT JOIN memberships m ON m.workspace_id = p.workspace_id AND m.account_id = $2
      WHERE p.id = $1`,
-    [id, accountId, options.timeline === true],
-  );
+    values: [id, accountId, options.timeline === true],
+  });
   const row = rows[0];
   if (!row) return null;
   const { role, pitch, pitchCreatedAt, events, ...production } = row;

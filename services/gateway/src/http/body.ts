@@ -5,7 +5,11 @@ import type { GatewayEnv } from '../env.ts';
 
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
-/** Oversized bodies are refused before they are read to the end; `except` routes set their own limit. */
+/**
+ * Oversized bodies are refused before they are read to the end; `except` routes set their own
+ * limit. Only methods whose bodies routes read are checked: looking at a body makes the Node
+ * adapter build a full Request, which a GET should not pay for.
+ */
 export function limitBody(maxBytes: number, options: { except?: (path: string) => boolean } = {}) {
   const limit = bodyLimit({
     maxSize: maxBytes,
@@ -13,7 +17,7 @@ export function limitBody(maxBytes: number, options: { except?: (path: string) =
       throw new ApiError(413, `The body is larger than ${maxBytes} bytes.`, 'payload_too_large');
     },
   });
-  return createMiddleware<GatewayEnv>((c, next) => (options.except?.(c.req.path) ? next() : limit(c, next)));
+  return createMiddleware<GatewayEnv>((c, next) => (WITH_BODY.has(c.req.method) && !options.except?.(c.req.path) ? limit(c, next) : next()));
 }
 
 /** JSON routes take JSON: a body of another type is 415 (an empty body is left to the route). */
