@@ -1,2 +1,3 @@
 export * from './accounts.ts';
 export * from './keys.ts';
+export * from './authenticate.ts';

@@ -30,4 +30,27 @@ describe('API keys', () => {
     const [listed] = await listApiKeys(db, account.id);
     expect(listed?.revokedAt).not.toBeNull();
   });
+
+  test('checked together (one statement), each request gets its own answer and its own place in the window', async ({ database: { db } }) => {
+    const { account } = await createAccount(db, { email: 'batch@example.test', name: 'Batch' });
+    const [a, b, revoked] = await Promise.all([1, 2, 3].map((i) => createApiKey(db, { accountId: account.id, name: `k${i}`, scopes: ['productions'] })));
+    await revokeApiKey(db, revoked!.id);
+    const minute = new Date('2030-01-01T00:00:00Z');
+    const next = new Date('2030-01-01T00:01:00Z');
+    const read = { bucket: 'read', windowStart: minute };
+    // Started in the same turn of the event loop: they reach PostgreSQL as one batch.
+    const results = await Promise.all([
+      authenticateApiKey(db, a!.apiKey, read), authenticateApiKey(db, b!.apiKey, read), authenticateApiKey(db, a!.apiKey, read),
+      authenticateApiKey(db, revoked!.apiKey, read), authenticateApiKey(db, `${a!.apiKey}x`, read), authenticateApiKey(db, a!.apiKey),
+      authenticateApiKey(db, a!.apiKey, read), authenticateApiKey(db, a!.apiKey, { bucket: 'read', windowStart: next }),
+    ]);
+    expect(results.map((r) => r && [r.keyId, r.hits])).toEqual([
+      [a!.id, 1], [b!.id, 1], [a!.id, 2], null, null, [a!.id, null], [a!.id, 3], [a!.id, 1],
+    ]);
+    expect(results[1]).toEqual({ keyId: b!.id, accountId: account.id, scopes: ['productions'], accountName: 'Batch', hits: 1 });
+    const windows = await db.rateLimitWindow.findMany({ where: { bucket: `read:key:${a!.id}` }, orderBy: { windowStart: 'asc' } });
+    expect(windows.map((w) => w.count)).toEqual([3, 1]);
+    // The next batch counts on from there.
+    expect((await authenticateApiKey(db, a!.apiKey, read))?.hits).toBe(4);
+  });
 });
