@@ -3,38 +3,24 @@
  * folder, with SigV4 authentication and range reads). Found on PATH or in the per-user cache,
  * else built once with `go install`; without Go the S3 tests are skipped with this reason.
  */
-import { execFile, spawn } from 'node:child_process';
-import { accessSync, constants, existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { homedir, tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { executable, findGo, goInstall, onPath, toolCacheDir } from './go-tools.ts';
 import { freePort } from './ports.ts';
 
 export const VERSITYGW_MODULE = 'github.com/versity/versitygw/cmd/versitygw@v1.8.0';
 
-const cacheDir = () => join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'video-production-service', 'versitygw-v1.8.0');
-
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const onPath = (name: string) => (process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, name)).find(executable);
+const cacheDir = () => toolCacheDir('versitygw-v1.8.0');
 
 /** The versitygw binary, or why there is none. */
 export async function findS3Server(): Promise<{ path: string } | { missing: string }> {
   const found = onPath('versitygw') ?? [join(cacheDir(), 'versitygw')].find(executable);
   if (found) return { path: found };
-  const go = onPath('go') ?? (existsSync('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : undefined);
+  const go = findGo();
   if (!go) return { missing: `no versitygw on PATH and no Go to build it (go install ${VERSITYGW_MODULE})` };
-  await mkdir(cacheDir(), { recursive: true });
-  await new Promise<void>((resolve, reject) =>
-    execFile(go, ['install', VERSITYGW_MODULE], { env: { ...process.env, GOBIN: cacheDir() }, maxBuffer: 1 << 24 }, (error, _out, stderr) =>
-      error ? reject(new Error(`go install ${VERSITYGW_MODULE} failed:\n${stderr}`)) : resolve()));
+  await goInstall(go, VERSITYGW_MODULE, cacheDir());
   return { path: join(cacheDir(), 'versitygw') };
 }
 

@@ -1,34 +1,10 @@
-import { execFile } from 'node:child_process';
-import { accessSync, constants, existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
+import { executable, findGo, goInstall, onPath, toolCacheDir } from './go-tools.ts';
 
 /** The CLI whose `temporal server start-dev` is our embedded Temporal. Later tags cannot be go-installed. */
 export const TEMPORAL_CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
 
-/** A per-user cache, so every clone of the project shares one build. */
-export function cliCacheDir(): string {
-  const base = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
-  return join(base, 'video-production-service', 'temporal-cli-v1.5.1');
-}
-
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function onPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    const candidate = join(dir, name);
-    if (dir && executable(candidate)) return candidate;
-  }
-  return undefined;
-}
+export const cliCacheDir = () => toolCacheDir('temporal-cli-v1.5.1');
 
 export type TemporalCli = { kind: 'path'; path: string; source: string } | { kind: 'sdk-download' };
 
@@ -45,15 +21,10 @@ export async function findTemporalCli(options: { explicitPath?: string; log?: (l
   if (fromPath) return { kind: 'path', path: fromPath, source: 'PATH' };
   const cached = join(cliCacheDir(), 'temporal');
   if (executable(cached)) return { kind: 'path', path: cached, source: 'cache' };
-  const go = onPath('go') ?? (existsSync('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : undefined);
+  const go = findGo();
   if (go) {
     options.log?.(`Building the Temporal CLI with Go (${TEMPORAL_CLI_MODULE}); this happens once…`);
-    await mkdir(cliCacheDir(), { recursive: true });
-    await new Promise<void>((resolve, reject) =>
-      execFile(go, ['install', TEMPORAL_CLI_MODULE], { env: { ...process.env, GOBIN: cliCacheDir() }, maxBuffer: 1 << 24 }, (err, _out, stderr) =>
-        err ? reject(new Error(`go install ${TEMPORAL_CLI_MODULE} failed:\n${stderr}`)) : resolve(),
-      ),
-    );
+    await goInstall(go, TEMPORAL_CLI_MODULE, cliCacheDir());
     if (executable(cached)) return { kind: 'path', path: cached, source: 'go install' };
   }
   return { kind: 'sdk-download' };
