@@ -6,25 +6,15 @@ import type { Db } from '@vp/db';
 import { balance, grant } from '@vp/ledger';
 import { createBuiltinWriter } from '@vp/pitch';
 import { createProduction } from '@vp/productions';
-import { connectTemporal, seedAccount, test, testConfig, waitFor } from '@vp/testing';
+import { seedAccount, test, testConfig, waitFor } from '@vp/testing';
 import { cancelUpdate, commentUpdate, declineUpdate, greenlightUpdate, type ActorRef } from '@vp/workflows/definitions';
 import { productionWorkflowStart } from '@vp/workflows/start';
-import { createWorkers, runWorkers } from './worker.ts';
+import { startTestWorkers } from './testing/test-workers.ts';
 
 const it = test.extend('env', { scope: 'file' }, async ({ database }, { onCleanup }) => {
-  const temporal = await connectTemporal();
-  const config = testConfig(database.url, { PRODUCTION_STEP_TIMEOUT_MS: '5000' });
-  const workers = await createWorkers({
-    config, connection: temporal.nativeConnection, db: database.db, writer: createBuiltinWriter(), workflowBundle: temporal.workflowBundle,
-  });
-  const stop = new AbortController();
-  const running = runWorkers(workers, stop.signal);
-  onCleanup(async () => {
-    stop.abort();
-    await running;
-    await temporal.close();
-  });
-  return { config, client: temporal.client, db: database.db };
+  const { config, client, close } = await startTestWorkers(database);
+  onCleanup(close);
+  return { config, client, db: database.db };
 });
 
 type Env = { config: ReturnType<typeof testConfig>; client: Client; db: Db };

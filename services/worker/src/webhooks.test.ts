@@ -8,14 +8,14 @@ import { readLinkToken } from '@vp/links';
 import type { Mailer, MailMessage } from '@vp/mail';
 import { createBuiltinWriter } from '@vp/pitch';
 import { createProduction } from '@vp/productions';
-import { connectTemporal, seedAccount, test, testConfig, waitFor } from '@vp/testing';
+import { seedAccount, test, testConfig, waitFor } from '@vp/testing';
 import { verifyWebhook } from '@vp/webhook-verify';
 import { createEndpoint, createPing, createSecretBox, webhookSettings, type SecretBox } from '@vp/webhooks';
 import { startReceiver, type Answer, type Receiver } from '@vp/webhooks/testing';
 import { greenlightUpdate } from '@vp/workflows/definitions';
 import { productionWorkflowStart } from '@vp/workflows/start';
 import { startWebhookDelivery } from '@vp/workflows/webhook-start';
-import { createWorkers, runWorkers } from './worker.ts';
+import { startTestWorkers } from './testing/test-workers.ts';
 
 // Short values for the policy: retries after 200 ms and 400 ms, 500 ms to answer, off after 3 failures.
 const POLICY = { WEBHOOK_RETRY_SCHEDULE_MS: '200,400', WEBHOOK_TIMEOUT_MS: '500', WEBHOOK_DISABLE_AFTER_FAILURES: '3', WEBHOOK_DISABLE_AFTER_MS: '0', ALLOW_PRIVATE_URLS: 'true' };
@@ -33,20 +33,9 @@ afterAll(() => receiver.close());
 type Env = { config: ReturnType<typeof testConfig>; client: Client; db: Db; box: SecretBox };
 
 const it = test.extend('env', { scope: 'file' }, async ({ database }, { onCleanup }): Promise<Env> => {
-  const temporal = await connectTemporal();
-  const config = testConfig(database.url, { PRODUCTION_STEP_TIMEOUT_MS: '5000', ...POLICY });
-  const workers = await createWorkers({
-    config, connection: temporal.nativeConnection, db: database.db, writer: createBuiltinWriter(), workflowBundle: temporal.workflowBundle,
-    mailer, webhookTransport: { ca: receiver.ca },
-  });
-  const stop = new AbortController();
-  const running = runWorkers(workers, stop.signal);
-  onCleanup(async () => {
-    stop.abort();
-    await running;
-    await temporal.close();
-  });
-  return { config, client: temporal.client, db: database.db, box: createSecretBox(config.secrets.webhookKey) };
+  const { config, client, close } = await startTestWorkers(database, POLICY, { mailer, webhookTransport: { ca: receiver.ca } });
+  onCleanup(close);
+  return { config, client, db: database.db, box: createSecretBox(config.secrets.webhookKey) };
 });
 
 /** Requests the receiver got at one path, parsed. */
