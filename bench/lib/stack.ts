@@ -20,6 +20,8 @@ export async function startBenchStack() {
   await migrate(dbUrl);
   const temporal = await startTemporalDevServer({ port: await freePort() });
   return {
+    /** A scratch folder for the run (DATA_DIR), removed with the stack. */
+    dir,
     databaseUrl: dbUrl,
     temporalAddress: temporal.address,
     stop: async () => {
