@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ENV_NAMES, loadConfig } from './index.ts';
 
 const example = readFileSync(new URL('../../../.env.example', import.meta.url), 'utf8');
+const compose = readFileSync(new URL('../../../docker-compose.yml', import.meta.url), 'utf8');
 
 describe('configuration', () => {
   it('.env.example lists every variable the service reads, and nothing else', () => {
@@ -12,6 +13,15 @@ describe('configuration', () => {
 
   it('.env.example itself is a valid configuration', () => {
     const values = Object.fromEntries([...example.matchAll(/^([A-Z][A-Z0-9_]+)=(.*)$/gm)].map((m) => [m[1], m[2]]));
+    expect(() => loadConfig(values)).not.toThrow();
+  });
+
+  it('docker-compose.yml, with its defaults and the secrets it asks for, is a valid configuration', () => {
+    const secret = 'a-production-secret-of-at-least-32-characters';
+    const values = Object.fromEntries([...compose.matchAll(/^\s+([A-Z][A-Z0-9_]+): (.*)$/gm)]
+      .filter(([, name]) => ENV_NAMES.includes(name!))
+      .map(([, name, value]) => [name, value!.replace(/\$\{\w+:-([^}]*)\}/g, '$1').replace(/\$\{\w+:\?[^}]*\}/g, secret)]));
+    expect(values).toMatchObject({ NODE_ENV: 'production', PITCH_WRITER_URL: '', S3_ENDPOINT: '' });
     expect(() => loadConfig(values)).not.toThrow();
   });
 

@@ -99,7 +99,8 @@ export const ENV_NAMES = Object.keys(Env.shape);
 const DEV_SECRET = /^dev-.*-change-me-please/;
 
 export function loadConfig(env: Record<string, string | undefined> = process.env) {
-  const parsed = Env.safeParse(env);
+  // An empty variable is an unset one: docker compose passes `${VAR:-}` as ''.
+  const parsed = Env.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid environment:\n${lines.join('\n')}`);
