@@ -1,6 +1,6 @@
 import { ROLES, Role, SCOPES, Scope } from '@vp/contracts';
 import { usageError } from './cli-error.ts';
-import type { Values } from './command.ts';
+import type { Option, Values } from './command.ts';
 
 /** Validators for option values: each returns the typed value or throws a usage error naming the option. */
 
@@ -13,6 +13,9 @@ export function text(values: Values, key: string): string {
 export function optionalText(values: Values, key: string): string | undefined {
   return values[key] === undefined ? undefined : text(values, key);
 }
+
+/** `--email E`, naming the account a command acts on. */
+export const ACCOUNT_EMAIL: Option = { type: 'string', value: 'E', required: true, description: 'the account e-mail' };
 
 export function email(values: Values, key = 'email'): string {
   const value = text(values, key);

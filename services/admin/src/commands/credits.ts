@@ -2,13 +2,13 @@ import { balance, grant } from '@vp/ledger';
 import { defineCommand } from '../command.ts';
 import { accountByEmail } from '../lookups.ts';
 import { print } from '../output.ts';
-import { email, integer, optionalText } from '../values.ts';
+import { ACCOUNT_EMAIL, email, integer, optionalText } from '../values.ts';
 
 export const grantCreditsCommand = defineCommand({
   name: 'credits grant',
   summary: 'Grant credits to an account (credits pay for the videos of the workspaces it owns).',
   options: {
-    email: { type: 'string', value: 'E', required: true, description: 'the account e-mail' },
+    email: ACCOUNT_EMAIL,
     amount: { type: 'string', value: 'N', required: true, description: 'credits to add, a positive whole number' },
     note: { type: 'string', value: 'TEXT', description: 'why, kept in the ledger' },
   },
@@ -29,7 +29,7 @@ export const balanceCommand = defineCommand({
   name: 'credits balance',
   summary: 'Show an account\'s credit balance.',
   options: {
-    email: { type: 'string', value: 'E', required: true, description: 'the account e-mail' },
+    email: ACCOUNT_EMAIL,
   },
   parse: (values) => ({ email: email(values) }),
   async run(db, args: { email: string }, output) {

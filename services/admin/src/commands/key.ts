@@ -4,13 +4,13 @@ import { failure } from '../cli-error.ts';
 import { defineCommand } from '../command.ts';
 import { accountByEmail } from '../lookups.ts';
 import { print } from '../output.ts';
-import { email, id, name, scopes } from '../values.ts';
+import { ACCOUNT_EMAIL, email, id, name, scopes } from '../values.ts';
 
 export const createKeyCommand = defineCommand({
   name: 'key create',
   summary: 'Create an API key for an account. The key is printed once and never again.',
   options: {
-    email: { type: 'string', value: 'E', required: true, description: 'the account e-mail' },
+    email: ACCOUNT_EMAIL,
     name: { type: 'string', value: 'N', required: true, description: 'what the key is for, 1 to 100 characters' },
     scopes: { type: 'string', value: 'S,S…', required: true, description: `comma-separated: ${SCOPES.join(', ')}` },
   },
@@ -30,7 +30,7 @@ export const listKeysCommand = defineCommand({
   name: 'key list',
   summary: 'List an account\'s API keys, newest first (revoked ones included).',
   options: {
-    email: { type: 'string', value: 'E', required: true, description: 'the account e-mail' },
+    email: ACCOUNT_EMAIL,
   },
   parse: (values) => ({ email: email(values) }),
   async run(db, args: { email: string }, output) {
