@@ -6,3 +6,4 @@ export type { WebhookEndpoint, WebhookEvent, WebhookDelivery, LinkEmail } from '
 export { WebhookDeliveryStatus, LinkEmailStatus } from './generated/enums.ts';
 export type { Project, ProjectVersion, Export, Render } from './generated/client.ts';
 export { ExportStatus, RenderStatus } from './generated/enums.ts';
+export * as keyset from './keyset.ts';

@@ -1,5 +1,5 @@
 import type { Stage } from '@vp/contracts';
-import type { Db } from '@vp/db';
+import { keyset, type Db } from '@vp/db';
 import { withCurrentPitch } from './read-model.ts';
 
 export type ListQuery = {
@@ -11,37 +11,22 @@ export type ListQuery = {
   externalId?: { value: string; createdBy: string };
 };
 
-/** Opaque cursor: the last row's position in newest-first order. */
-export function encodeCursor(row: { createdAt: Date; id: string }): string {
-  return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
-}
-
-export function decodeCursor(cursor: string): { createdAt: Date; id: string } | null {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
-  const createdAt = new Date(at ?? '');
-  if (!id || Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) return null;
-  return { createdAt, id };
-}
-
 /** Newest first, ties broken by id; one extra row tells whether there is a next page. */
 export async function listProductions(db: Db, q: ListQuery) {
-  const after = q.cursor ? decodeCursor(q.cursor) : null;
+  // A cursor that is not one this list gave starts from the first page.
+  const after = q.cursor ? keyset.decodeCursor(q.cursor) : null;
   const rows = await db.production.findMany({
     where: {
       workspaceId: q.workspaceId,
       ...(q.stages ? { stage: { in: q.stages } } : {}),
       ...(q.externalId ? { externalId: q.externalId.value, createdBy: q.externalId.createdBy } : {}),
-      ...(after
-        ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
-        : {}),
+      ...keyset.after(after),
     },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    orderBy: keyset.newestFirst,
     take: q.limit + 1,
     include: withCurrentPitch,
   });
-  const page = rows.slice(0, q.limit);
-  const last = page.at(-1);
-  return { rows: page, nextCursor: rows.length > q.limit && last ? encodeCursor(last) : null };
+  return keyset.toPage(rows, q.limit);
 }
 
 export function findProduction(db: Db, id: string) {

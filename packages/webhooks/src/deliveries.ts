@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, type EventType, type WebhookDelivery } from '@vp/contracts';
-import { Prisma, type Db, type WebhookDelivery as DeliveryRow, type WebhookEndpoint as EndpointRow, type WebhookEvent as EventRow } from '@vp/db';
+import { keyset, Prisma, type Db, type WebhookDelivery as DeliveryRow, type WebhookEndpoint as EndpointRow, type WebhookEvent as EventRow } from '@vp/db';
 import { pingEventData } from './payload.ts';
 
 export type DeliveryWithEvent = DeliveryRow & { event: Pick<EventRow, 'id' | 'type' | 'productionId' | 'redeliveryOf'> };
@@ -27,30 +27,20 @@ export function toDelivery(row: DeliveryWithEvent): WebhookDelivery {
   };
 }
 
-/** Opaque cursor: the last row's place in newest-first order. */
-const encodeCursor = (row: { createdAt: Date; id: string }) => Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
-function decodeCursor(cursor: string) {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
-  const createdAt = new Date(at ?? '');
-  return id && /^[0-9a-f-]{36}$/.test(id) && !Number.isNaN(createdAt.getTime()) ? { createdAt, id } : null;
-}
-
 /** An endpoint's deliveries, newest first (ties by id), with a cursor to the next page. */
 export async function listDeliveries(db: Db, endpointId: string, page: { limit: number; cursor?: string }) {
-  const after = page.cursor ? decodeCursor(page.cursor) : null;
+  const after = page.cursor ? keyset.decodeCursor(page.cursor) : null;
   if (page.cursor && !after) throw new ApiError(400, 'The cursor is not one this list gave.', 'invalid_request');
   const rows = await db.webhookDelivery.findMany({
     where: {
       endpointId,
-      ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
+      ...keyset.after(after),
     },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    orderBy: keyset.newestFirst,
     take: page.limit + 1,
     include: withEvent,
   });
-  const shown = rows.slice(0, page.limit);
-  const last = shown.at(-1);
-  return { rows: shown, nextCursor: rows.length > page.limit && last ? encodeCursor(last) : null };
+  return keyset.toPage(rows, page.limit);
 }
 
 export function findDelivery(db: Db, id: string) {

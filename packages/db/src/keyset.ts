@@ -1,0 +1,32 @@
+/**
+ * Newest-first pages over (createdAt, id), ties broken by id: an opaque cursor holding the last
+ * row's place, the condition for the rows after it, and one extra row fetched to tell whether
+ * there is a next page.
+ */
+export type Position = { createdAt: Date; id: string };
+
+export const newestFirst = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
+
+export function encodeCursor(row: Position): string {
+  return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
+}
+
+/** The place a cursor holds, or null when it is not one a list gave. */
+export function decodeCursor(cursor: string): Position | null {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
+  const createdAt = new Date(at ?? '');
+  if (!id || Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) return null;
+  return { createdAt, id };
+}
+
+/** A `where` fragment for the rows after `position` in newest-first order (none: from the start). */
+export function after(position: Position | null) {
+  return position ? { OR: [{ createdAt: { lt: position.createdAt } }, { createdAt: position.createdAt, id: { lt: position.id } }] } : {};
+}
+
+/** The page from `limit + 1` rows, with the cursor to the next one when there is one. */
+export function toPage<Row extends Position>(rows: Row[], limit: number): { rows: Row[]; nextCursor: string | null } {
+  const shown = rows.slice(0, limit);
+  const last = shown.at(-1);
+  return { rows: shown, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+}
