@@ -4,8 +4,8 @@ import { createBlobStore } from '@vp/blobs';
 import type { Config } from '@vp/config';
 import type { Db } from '@vp/db';
 import { connectTemporal, testConfig } from '@vp/testing';
-import { createBuiltinWriter } from '@vp/pitch';
-import { createWorkers, runWorkers, type WorkerDeps } from '@vp/worker';
+import type { WorkerDeps } from '@vp/worker';
+import { startTestWorkers } from '@vp/worker/testing';
 import { createRenderWorker, runRenderWorker } from '@vp/render-worker';
 import { createApp } from './app.ts';
 import type { RateLimiter } from './rate-limit/fixed-window.ts';
@@ -36,22 +36,16 @@ export async function createTestStack(
   options: { env?: Record<string, string>; worker?: Pick<WorkerDeps, 'mailer' | 'webhookTransport'>; render?: boolean } = {},
 ) {
   const gateway = await createTestGateway(database, { env: { PRODUCTION_STEP_TIMEOUT_MS: '5000', ...options.env } });
-  const workers = await createWorkers({
-    config: gateway.config, connection: gateway.temporal.nativeConnection, db: database.db,
-    writer: createBuiltinWriter(), workflowBundle: gateway.temporal.workflowBundle, ...options.worker,
-  });
+  const workers = await startTestWorkers(database, {}, { config: gateway.config, ...options.worker });
   const stop = new AbortController();
-  const running = Promise.all([
-    runWorkers(workers, stop.signal),
-    options.render && runRenderWorker(await createRenderWorker({
-      config: gateway.config, connection: gateway.temporal.nativeConnection, db: database.db, blobs: gateway.blobs, workflowBundle: gateway.temporal.workflowBundle,
-    }), stop.signal),
-  ]);
+  const rendering = options.render && runRenderWorker(await createRenderWorker({
+    config: gateway.config, connection: gateway.temporal.nativeConnection, db: database.db, blobs: gateway.blobs, workflowBundle: gateway.temporal.workflowBundle,
+  }), stop.signal);
   return {
     ...gateway,
     close: async () => {
       stop.abort();
-      await running;
+      await Promise.all([rendering, workers.close()]);
       await gateway.close();
     },
   };
