@@ -1,3 +1,5 @@
+import { ApiError } from '@vp/contracts';
+
 /**
  * Newest-first pages over (createdAt, id), ties broken by id: an opaque cursor holding the last
  * row's place, the condition for the rows after it, and one extra row fetched to tell whether
@@ -11,8 +13,15 @@ export function encodeCursor(row: Position): string {
   return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
 }
 
-/** The place a cursor holds, or null when it is not one a list gave. */
-export function decodeCursor(cursor: string): Position | null {
+/** Where a page starts: the first page without a cursor; a 400 for a cursor no list gave. */
+export function startOf(cursor: string | undefined): Position | null {
+  if (!cursor) return null;
+  const position = decodeCursor(cursor);
+  if (!position) throw new ApiError(400, 'The cursor is not one this list gave.', 'invalid_request');
+  return position;
+}
+
+function decodeCursor(cursor: string): Position | null {
   const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
   const createdAt = new Date(at ?? '');
   if (!id || Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) return null;

@@ -13,8 +13,7 @@ export type ListQuery = {
 
 /** Newest first, ties broken by id; one extra row tells whether there is a next page. */
 export async function listProductions(db: Db, q: ListQuery) {
-  // A cursor that is not one this list gave starts from the first page.
-  const after = q.cursor ? keyset.decodeCursor(q.cursor) : null;
+  const after = keyset.startOf(q.cursor);
   const rows = await db.production.findMany({
     where: {
       workspaceId: q.workspaceId,

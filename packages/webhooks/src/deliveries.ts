@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError, type EventType, type WebhookDelivery } from '@vp/contracts';
+import type { EventType, WebhookDelivery } from '@vp/contracts';
 import { keyset, Prisma, type Db, type WebhookDelivery as DeliveryRow, type WebhookEndpoint as EndpointRow, type WebhookEvent as EventRow } from '@vp/db';
 import { pingEventData } from './payload.ts';
 
@@ -29,8 +29,7 @@ export function toDelivery(row: DeliveryWithEvent): WebhookDelivery {
 
 /** An endpoint's deliveries, newest first (ties by id), with a cursor to the next page. */
 export async function listDeliveries(db: Db, endpointId: string, page: { limit: number; cursor?: string }) {
-  const after = page.cursor ? keyset.decodeCursor(page.cursor) : null;
-  if (page.cursor && !after) throw new ApiError(400, 'The cursor is not one this list gave.', 'invalid_request');
+  const after = keyset.startOf(page.cursor);
   const rows = await db.webhookDelivery.findMany({
     where: {
       endpointId,

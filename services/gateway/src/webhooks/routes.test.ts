@@ -297,6 +297,9 @@ describe('POST /v1/webhooks/{id}/test, deliveries and redeliver', () => {
     expect(next.deliveries.map((d: { id: string }) => d.id)).toEqual([ids[0]]);
     expect(next).not.toHaveProperty('nextCursor');
     for (const limit of ['0', '101', 'x']) expect((await me.call(`/v1/webhooks/${endpoint.id}/deliveries?limit=${limit}`)).status).toBe(400);
+    const forged = await me.call(`/v1/webhooks/${endpoint.id}/deliveries?cursor=bm90LWEtY3Vyc29y`);
+    expect(forged.status).toBe(400);
+    expect(await json(forged)).toEqual({ error: 'The cursor is not one this list gave.', code: 'invalid_request' });
   });
 
   it('redelivers a copy of the event with a new id and redeliveryOf the original (202)', async ({ stack, database }) => {
