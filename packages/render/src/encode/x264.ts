@@ -17,7 +17,7 @@
  */
 export const X264 = {
   preset: 'ultrafast',
-  restored: 'cabac=1:deblock=0,0:8x8dct=1:partitions=i8x8,i4x4',
+  params: 'cabac=1:deblock=0,0:8x8dct=1:partitions=i8x8,i4x4',
   crf: 20,
   threads: 0,
   keyframeInterval: 60,
@@ -28,7 +28,7 @@ export function x264Args(keyframeTimesMs: number[] = []): string[] {
   const force = keyframeTimesMs.length ? ['-force_key_frames', keyframeTimesMs.map((ms) => (ms / 1000).toFixed(3)).join(',')] : [];
   return [
     '-c:v', 'libx264', '-preset', X264.preset, '-crf', String(X264.crf), '-threads', String(X264.threads),
-    '-x264-params', X264.restored,
+    '-x264-params', X264.params,
     '-g', String(X264.keyframeInterval), ...force,
     '-pix_fmt', 'yuv420p',
     '-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc', 'bt709', '-color_range', 'tv',
