@@ -115,8 +115,10 @@ export async function mixStems(stems: Stems, options: { dir: string; durationSec
     inputs.push('-f', 'lavfi', '-i', `anullsrc=r=${SAMPLE_RATE}:cl=stereo`);
     graph.push('[0:a]anull[out]');
   }
+  // The native AAC encoder's `fast` coder: at 160 kbit/s it sounds at least as good as the
+  // default `twoloop` (which its authors made the default for low bitrates) for half the CPU.
   await run('ffmpeg', [
     '-v', 'error', '-y', ...inputs, '-filter_complex', graph.join(';'), '-map', '[out]',
-    '-t', durationSeconds.toFixed(6), '-c:a', 'aac', '-b:a', '160k', '-ar', String(SAMPLE_RATE), outFile,
+    '-t', durationSeconds.toFixed(6), '-c:a', 'aac', '-aac_coder', 'fast', '-b:a', '160k', '-ar', String(SAMPLE_RATE), outFile,
   ], { signal, failure: 'The soundtrack could not be mixed' });
 }
