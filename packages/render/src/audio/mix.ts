@@ -116,7 +116,8 @@ export async function mixStems(stems: Stems, options: { dir: string; durationSec
     graph.push('[0:a]anull[out]');
   }
   // The native AAC encoder's `fast` coder: at 160 kbit/s it sounds at least as good as the
-  // default `twoloop` (which its authors made the default for low bitrates) for half the CPU.
+  // default `twoloop`, which is better only at low bitrates, for half the CPU (FFmpeg's authors
+  // once made `fast` the default for that reason).
   await run('ffmpeg', [
     '-v', 'error', '-y', ...inputs, '-filter_complex', graph.join(';'), '-map', '[out]',
     '-t', durationSeconds.toFixed(6), '-c:a', 'aac', '-aac_coder', 'fast', '-b:a', '160k', '-ar', String(SAMPLE_RATE), outFile,
