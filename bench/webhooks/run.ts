@@ -88,8 +88,13 @@ async function stageChange(productionId: string) {
 
 const arrived = (ids: string[]) => ids.reduce((sum, id) => sum + (arrivedAt.get(id)?.length ?? 0), 0);
 
-async function until(done: () => boolean) {
-  while (!done()) await new Promise((resolve) => setTimeout(resolve, 2));
+/** Waits until `count()` is `expected`; a run that never gets there fails with the count, not a hang. */
+async function until(what: string, count: () => number, expected: number, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (count() !== expected) {
+    if (Date.now() > deadline) throw new Error(`${what}: ${count()} of ${expected} after ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
 }
 
 async function serviceLatency(count: number): Promise<number[]> {
@@ -97,7 +102,7 @@ async function serviceLatency(count: number): Promise<number[]> {
   const samples: number[] = [];
   for (const id of ids) {
     await stageChange(id);
-    await until(() => arrived([id]) === RECEIVERS);
+    await until('deliveries arrived', () => arrived([id]), RECEIVERS);
     samples.push(...arrivedAt.get(id)!.map((at) => at - changedAt.get(id)!));
   }
   return samples;
@@ -107,7 +112,7 @@ async function serviceThroughput(count: number): Promise<{ rate: number; ids: st
   const ids = await Promise.all(Array.from({ length: count }, newProduction));
   const started = Date.now();
   await pool(ids, CONCURRENCY, (id) => stageChange(id));
-  await until(() => arrived(ids) === count * RECEIVERS);
+  await until('deliveries arrived', () => arrived(ids), count * RECEIVERS);
   const last = Math.max(...ids.flatMap((id) => arrivedAt.get(id)!));
   return { rate: (count * RECEIVERS) / ((last - started) / 1000), ids };
 }
@@ -139,7 +144,7 @@ async function temporalFloorLatency(count: number): Promise<number[]> {
     const started = Date.now();
     await Promise.all(Array.from({ length: RECEIVERS }, (_, j) =>
       client.workflow.start('emptyDeliveryWorkflow', { taskQueue: 'bench-floor', workflowId: `floor-latency-${i}-${j}`, args: [], requestEagerStart: true })));
-    await until(() => touched.length === before + RECEIVERS);
+    await until('empty workflows run', () => touched.length - before, RECEIVERS);
     samples.push(...touched.slice(before).map((at) => at - started));
   }
   return samples;
@@ -151,7 +156,7 @@ async function temporalFloor(count: number): Promise<number> {
   const started = Date.now();
   await pool(Array.from({ length: count / RECEIVERS }), CONCURRENCY, (_, i) => Promise.all(Array.from({ length: RECEIVERS }, (_, j) =>
     client.workflow.start('emptyDeliveryWorkflow', { taskQueue: 'bench-floor', workflowId: `floor-${i}-${j}`, args: [], requestEagerStart: true }))));
-  await until(() => touched.length === before + count);
+  await until('empty workflows run', () => touched.length - before, count);
   return count / ((Math.max(...touched.slice(before)) - started) / 1000);
 }
 
