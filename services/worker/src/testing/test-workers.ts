@@ -4,17 +4,20 @@ import { createBuiltinWriter } from '@vp/pitch';
 import { connectTemporal, testConfig } from '@vp/testing';
 import { createWorkers, runWorkers, type WorkerDeps } from '../worker.ts';
 
+type TestTemporal = Awaited<ReturnType<typeof connectTemporal>>;
+
 /**
  * Real workers on this test file's task queues, over its database and the run's Temporal
  * server, with the built-in pitch writer; `close` drains them. With `config`, on the task queues
- * it names (a test gateway's); otherwise a test configuration with `env`.
+ * it names (a test gateway's); otherwise a test configuration with `env`. With `temporal`, on a
+ * connection the caller already holds (and closes); otherwise on one of their own.
  */
 export async function startTestWorkers(
   database: { url: string; db: Db },
   env: Record<string, string> = {},
-  extra: Pick<WorkerDeps, 'mailer' | 'webhookTransport'> & { config?: Config } = {},
+  extra: Pick<WorkerDeps, 'mailer' | 'webhookTransport'> & { config?: Config; temporal?: TestTemporal } = {},
 ) {
-  const temporal = await connectTemporal();
+  const temporal = extra.temporal ?? await connectTemporal();
   const config = extra.config ?? testConfig(database.url, { PRODUCTION_STEP_TIMEOUT_MS: '5000', ...env });
   const workers = await createWorkers({
     config, connection: temporal.nativeConnection, db: database.db, writer: createBuiltinWriter(), workflowBundle: temporal.workflowBundle, mailer: extra.mailer, webhookTransport: extra.webhookTransport,
@@ -26,7 +29,7 @@ export async function startTestWorkers(
     close: async () => {
       stop.abort();
       await running;
-      await temporal.close();
+      if (!extra.temporal) await temporal.close();
     },
   };
 }
