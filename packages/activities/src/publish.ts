@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { SubscribableEventType } from '@vp/contracts';
 import type { Db, Prisma } from '@vp/db';
+import type { ProductionWithPitch } from '@vp/productions';
 import { pendingDeliveriesOf, recordEvent, type WebhookSettings } from '@vp/webhooks';
 import { startLinkEmails, startWebhookDelivery } from '@vp/workflows/webhook-start';
 
@@ -13,7 +14,7 @@ export type StepRef = { productionId: string; stepKey: string };
  * new and starts nothing twice; a step whose dispatch was lost is healed by its retry.
  */
 export type EventPublisher = {
-  recorder(type: SubscribableEventType, step: StepRef): (tx: Prisma.TransactionClient) => Promise<void>;
+  recorder(type: SubscribableEventType, step: StepRef): (tx: Prisma.TransactionClient, production: ProductionWithPitch) => Promise<void>;
   dispatch(type: SubscribableEventType, step: StepRef): Promise<void>;
 };
 
@@ -34,8 +35,8 @@ export type EventPublisherDeps = {
 export function createEventPublisher(deps: EventPublisherDeps): EventPublisher {
   const { settings } = deps;
   return {
-    recorder: (type, step) => (tx) =>
-      recordEvent(tx, { type, productionId: step.productionId, sourceKey: step.stepKey }, { appUrl: settings.appUrl, enabled: settings.enabled }),
+    recorder: (type, step) => (tx, production) =>
+      recordEvent(tx, { type, production, sourceKey: step.stepKey }, { appUrl: settings.appUrl, enabled: settings.enabled }),
 
     async dispatch(type, step) {
       const deliveries = await pendingDeliveriesOf(deps.db, step.stepKey);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isTerminal, type ProductionEvent, type Stage } from '@vp/contracts';
 import { Prisma, type Db } from '@vp/db';
+import { withCurrentPitch, type ProductionWithPitch } from './read-model.ts';
 
 export type Step = {
   productionId: string;
@@ -10,8 +11,11 @@ export type Step = {
   from: readonly Stage[];
   event: { kind: ProductionEvent['kind']; actor: string; actorName: string | null; payload: Record<string, unknown> };
   update: Prisma.ProductionUncheckedUpdateInput;
-  /** Runs in the same transaction once the change is written (the webhook outbox records the step's event here). */
-  after?: (tx: Prisma.TransactionClient) => Promise<void>;
+  /**
+   * Runs in the same transaction once the change is written, given the production as it now
+   * is (the webhook outbox records the step's event from it).
+   */
+  after?: (tx: Prisma.TransactionClient, production: ProductionWithPitch) => Promise<void>;
 };
 
 export type StepResult = { applied: true; replayed: boolean } | { applied: false; stage: Stage };
@@ -42,8 +46,9 @@ export async function applyStep(db: Db, step: Step, work?: StepWork): Promise<St
     await tx.productionEvent.create({
       data: { id: randomUUID(), productionId: step.productionId, stepKey: step.stepKey, ...step.event, payload },
     });
-    await tx.production.update({ where: { id: step.productionId }, data: { ...step.update, ...more.update } });
-    await step.after?.(tx);
+    const change = { where: { id: step.productionId }, data: { ...step.update, ...more.update } };
+    if (step.after) await step.after(tx, await tx.production.update({ ...change, include: withCurrentPitch }));
+    else await tx.production.update(change);
     return { applied: true, replayed: false };
   });
 }

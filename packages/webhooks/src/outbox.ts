@@ -1,43 +1,38 @@
 import { randomUUID } from 'node:crypto';
 import type { SubscribableEventType } from '@vp/contracts';
-import { Prisma, type Db } from '@vp/db';
-import { toProduction, toQueueStatus, withCurrentPitch } from '@vp/productions';
+import type { Db, Prisma } from '@vp/db';
+import { toProduction, toQueueStatus, type ProductionWithPitch } from '@vp/productions';
 import { productionEventData } from './payload.ts';
 
 type Tx = Prisma.TransactionClient;
 
 /**
  * Records a production event in the outbox, inside the transaction of the stage change it
- * announces, with one pending delivery per enabled endpoint of the workspace subscribed to
- * its type. Keyed by the step: a retried step records nothing new.
+ * announces (`production` as that change left it), with one pending delivery per enabled
+ * endpoint of the workspace subscribed to its type. Keyed by the step: a retried step records
+ * nothing new. One statement: it sits on the path from every stage change to its receivers.
  */
 export async function recordEvent(
   tx: Tx,
-  input: { type: SubscribableEventType; productionId: string; sourceKey: string },
+  input: { type: SubscribableEventType; production: ProductionWithPitch; sourceKey: string },
   options: { appUrl: string; enabled: boolean },
 ): Promise<void> {
   if (!options.enabled) return;
-  const production = await tx.production.findUniqueOrThrow({ where: { id: input.productionId }, include: withCurrentPitch });
-  const endpoints = await tx.webhookEndpoint.findMany({
-    where: { workspaceId: production.workspaceId, enabled: true, deletedAt: null, events: { has: input.type } },
-    select: { id: true },
-  });
-  if (!endpoints.length) return;
-  const inserted = await tx.webhookEvent.createManyAndReturn({
-    data: [{
-      id: randomUUID(),
-      workspaceId: production.workspaceId,
-      productionId: production.id,
-      type: input.type,
-      sourceKey: input.sourceKey,
-      data: productionEventData(input.type, toProduction(production, options.appUrl), toQueueStatus(production)?.lastProgress) as Prisma.InputJsonValue,
-    }],
-    skipDuplicates: true,
-    select: { id: true },
-  });
-  const [event] = inserted;
-  if (!event) return;
-  await tx.webhookDelivery.createMany({ data: endpoints.map((endpoint) => ({ id: randomUUID(), eventId: event.id, endpointId: endpoint.id })) });
+  const { production, type } = input;
+  const data = productionEventData(type, toProduction(production, options.appUrl), toQueueStatus(production)?.lastProgress);
+  await tx.$executeRaw`
+    WITH subscribed AS (
+      SELECT id FROM webhook_endpoints
+      WHERE workspace_id = ${production.workspaceId}::uuid AND enabled AND deleted_at IS NULL AND ${type} = ANY(events)
+    ), event AS (
+      INSERT INTO webhook_events (id, workspace_id, production_id, type, source_key, data)
+      SELECT ${randomUUID()}::uuid, ${production.workspaceId}::uuid, ${production.id}::uuid, ${type}, ${input.sourceKey}, ${JSON.stringify(data)}::jsonb
+      WHERE EXISTS (SELECT FROM subscribed)
+      ON CONFLICT (source_key) DO NOTHING
+      RETURNING id
+    )
+    INSERT INTO webhook_deliveries (id, event_id, endpoint_id)
+    SELECT gen_random_uuid(), event.id, subscribed.id FROM event CROSS JOIN subscribed`;
 }
 
 /** The deliveries still to make for the event a step recorded (none once they have all finished). */
