@@ -1,28 +1,30 @@
 /**
- * bench/webhooks: events fanned out to 10 local HTTPS receivers. First-attempt latency from the
- * stage change to the receiver (p50, p99) and deliveries per second, beside a baseline in the
+ * bench/webhooks: events fanned out to 10 local HTTPS receivers (in a process of their own).
+ * First-attempt latency from the stage change to the receiver (p50, p99), each change once the
+ * previous one's deliveries have finished, and deliveries per second, beside a baseline in the
  * same run: the same signed POSTs sent by a plain loop, without Temporal or the database.
  * Goals: p50 under 100 ms; at least a third of the baseline's rate.
  *
  *   pnpm tsx bench/webhooks/run.ts [--latency 30] [--throughput 100] [--concurrency 20]
  */
+import { fork } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { Client } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createAccount } from '@vp/accounts';
 import { createEventPublisher, createProductionActivities } from '@vp/activities';
 import { loadConfig } from '@vp/config';
-import { Brief, RESPONSE_BODY_LIMIT_BYTES } from '@vp/contracts';
+import { Brief, RESPONSE_BODY_LIMIT_BYTES, workflowIds } from '@vp/contracts';
 import { createDb } from '@vp/db';
 import { grant } from '@vp/ledger';
 import { fetchPublic } from '@vp/net';
 import { createBuiltinWriter } from '@vp/pitch';
 import { createProduction } from '@vp/productions';
 import { createEndpoint, createSecretBox, deliveryBody, signedHeaders, webhookSettings, type StoredEventData } from '@vp/webhooks';
-import { startReceiver, type Receiver } from '@vp/webhooks/testing';
 import { createWorkers, runWorkers } from '@vp/worker';
 import { startBenchStack } from '../lib/stack.ts';
 import { goal, ms, percentile, pool } from '../lib/stats.ts';
+import type { ReceiversMessage } from './receivers.ts';
 
 const { values } = parseArgs({ options: { latency: { type: 'string', default: '30' }, throughput: { type: 'string', default: '100' }, concurrency: { type: 'string', default: '20' } } });
 const LATENCY_EVENTS = Number(values.latency);
@@ -45,12 +47,14 @@ const client = new Client({ connection: native });
 
 /** When each production's event reached each receiver (indexed as it arrives, so waiting costs nothing). */
 const arrivedAt = new Map<string, number[]>();
-const receivers: Receiver[] = await Promise.all(Array.from({ length: RECEIVERS }, () => startReceiver((request) => {
-  const id = (JSON.parse(request.body) as { data: { production?: { id: string } } }).data.production?.id ?? '';
-  arrivedAt.set(id, [...(arrivedAt.get(id) ?? []), request.at]);
-  return { status: 204 };
-})));
-const ca = receivers[0]!.ca;
+const receiverProcess = fork(new URL('./receivers.ts', import.meta.url), [String(RECEIVERS)], { execArgv: ['--import', 'tsx'] });
+const { urls, ca } = await new Promise<{ urls: string[]; ca: string }>((resolve, reject) => {
+  receiverProcess.on('message', (message: ReceiversMessage) => {
+    if ('ready' in message) resolve(message.ready);
+    else arrivedAt.set(message.arrived.productionId, [...(arrivedAt.get(message.arrived.productionId) ?? []), message.arrived.at]);
+  });
+  receiverProcess.once('exit', (code) => reject(new Error(`the receivers exited (${code})`)));
+});
 const workers = await createWorkers({ config, connection: native, db, writer: createBuiltinWriter(), mailer: null, webhookTransport: { ca } });
 // For reference: what the Temporal server alone allows for workflows shaped like a delivery.
 const touched: number[] = [];
@@ -66,7 +70,7 @@ const { account, workspace } = await createAccount(db, { email: 'bench@example.t
 await grant(db, account.id, 10_000_000);
 await db.workspace.update({ where: { id: workspace.id }, data: { pitchCap: 1_000_000 } });
 const box = createSecretBox(settings.serverKey);
-const endpoints = await Promise.all(receivers.map((r) => createEndpoint(db, box, { workspaceId: workspace.id, url: r.url })));
+const endpoints = await Promise.all(urls.map((url) => createEndpoint(db, box, { workspaceId: workspace.id, url })));
 
 // The stage change: the production step activity (decline), publishing through the outbox as the worker's does.
 const events = createEventPublisher({ db, client, eagerStart: true, settings, taskQueuePrefix: config.temporal.taskQueuePrefix, mail: false });
@@ -97,12 +101,21 @@ async function until(what: string, count: () => number, expected: number, timeou
   }
 }
 
+/** Waits until the delivery workflows of a production's events have finished; fails after two minutes. */
+async function settled(productionId: string, timeoutMs = 120_000) {
+  const deliveries = await db.webhookDelivery.findMany({ where: { event: { productionId } }, select: { id: true } });
+  const finished = Promise.all(deliveries.map(({ id }) => client.workflow.getHandle(workflowIds.webhookDelivery(id)).result()));
+  const late = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`deliveries still running after ${timeoutMs / 1000} s`)), timeoutMs).unref());
+  await Promise.race([finished, late]);
+}
+
 async function serviceLatency(count: number): Promise<number[]> {
   const ids = await Promise.all(Array.from({ length: count }, newProduction));
   const samples: number[] = [];
   for (const id of ids) {
     await stageChange(id);
     await until('deliveries arrived', () => arrived([id]), RECEIVERS);
+    await settled(id);
     samples.push(...arrivedAt.get(id)!.map((at) => at - changedAt.get(id)!));
   }
   return samples;
@@ -142,10 +155,11 @@ async function temporalFloorLatency(count: number): Promise<number[]> {
   for (let i = 0; i < count; i++) {
     const before = touched.length;
     const started = Date.now();
-    await Promise.all(Array.from({ length: RECEIVERS }, (_, j) =>
+    const handles = await Promise.all(Array.from({ length: RECEIVERS }, (_, j) =>
       client.workflow.start('emptyDeliveryWorkflow', { taskQueue: 'bench-floor', workflowId: `floor-latency-${i}-${j}`, args: [], requestEagerStart: true })));
     await until('empty workflows run', () => touched.length - before, RECEIVERS);
     samples.push(...touched.slice(before).map((at) => at - started));
+    await Promise.all(handles.map((handle) => handle.result()));
   }
   return samples;
 }
@@ -190,7 +204,7 @@ try {
 } finally {
   stop.abort();
   await running;
-  await Promise.all(receivers.map((r) => r.close()));
+  receiverProcess.disconnect();
   await native.close();
   await db.$disconnect();
   await stack.stop();
