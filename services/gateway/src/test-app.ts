@@ -36,7 +36,7 @@ export async function createTestStack(
   options: { env?: Record<string, string>; worker?: Pick<WorkerDeps, 'mailer' | 'webhookTransport'>; render?: boolean } = {},
 ) {
   const gateway = await createTestGateway(database, { env: { PRODUCTION_STEP_TIMEOUT_MS: '5000', ...options.env } });
-  const workers = await startTestWorkers(database, {}, { config: gateway.config, temporal: gateway.temporal, ...options.worker });
+  const workers = await startTestWorkers(database, { config: gateway.config, temporal: gateway.temporal, ...options.worker });
   const stop = new AbortController();
   const rendering = options.render && runRenderWorker(await createRenderWorker({
     config: gateway.config, connection: gateway.temporal.nativeConnection, db: database.db, blobs: gateway.blobs, workflowBundle: gateway.temporal.workflowBundle,

@@ -33,7 +33,7 @@ afterAll(() => receiver.close());
 type Env = { config: ReturnType<typeof testConfig>; client: Client; db: Db; box: SecretBox };
 
 const it = test.extend('env', { scope: 'file' }, async ({ database }, { onCleanup }): Promise<Env> => {
-  const { config, client, close } = await startTestWorkers(database, POLICY, { mailer, webhookTransport: { ca: receiver.ca } });
+  const { config, client, close } = await startTestWorkers(database, { env: POLICY, mailer, webhookTransport: { ca: receiver.ca } });
   onCleanup(close);
   return { config, client, db: database.db, box: createSecretBox(config.secrets.webhookKey) };
 });

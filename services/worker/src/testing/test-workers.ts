@@ -6,21 +6,20 @@ import { createWorkers, runWorkers, type WorkerDeps } from '../worker.ts';
 
 type TestTemporal = Awaited<ReturnType<typeof connectTemporal>>;
 
+type TestWorkerOptions = Pick<WorkerDeps, 'mailer' | 'webhookTransport'> & { temporal?: TestTemporal }
+  & ({ config: Config; env?: never } | { config?: never; env?: Record<string, string> });
+
 /**
  * Real workers on this test file's task queues, over its database and the run's Temporal
  * server, with the built-in pitch writer; `close` drains them. With `config`, on the task queues
  * it names (a test gateway's); otherwise a test configuration with `env`. With `temporal`, on a
  * connection the caller already holds (and closes); otherwise on one of their own.
  */
-export async function startTestWorkers(
-  database: { url: string; db: Db },
-  env: Record<string, string> = {},
-  extra: Pick<WorkerDeps, 'mailer' | 'webhookTransport'> & { config?: Config; temporal?: TestTemporal } = {},
-) {
-  const temporal = extra.temporal ?? await connectTemporal();
-  const config = extra.config ?? testConfig(database.url, { PRODUCTION_STEP_TIMEOUT_MS: '5000', ...env });
+export async function startTestWorkers(database: { url: string; db: Db }, options: TestWorkerOptions = {}) {
+  const temporal = options.temporal ?? await connectTemporal();
+  const config = options.config ?? testConfig(database.url, { PRODUCTION_STEP_TIMEOUT_MS: '5000', ...options.env });
   const workers = await createWorkers({
-    config, connection: temporal.nativeConnection, db: database.db, writer: createBuiltinWriter(), workflowBundle: temporal.workflowBundle, mailer: extra.mailer, webhookTransport: extra.webhookTransport,
+    config, connection: temporal.nativeConnection, db: database.db, writer: createBuiltinWriter(), workflowBundle: temporal.workflowBundle, mailer: options.mailer, webhookTransport: options.webhookTransport,
   });
   const stop = new AbortController();
   const running = runWorkers(workers, stop.signal);
@@ -29,7 +28,7 @@ export async function startTestWorkers(
     close: async () => {
       stop.abort();
       await running;
-      if (!extra.temporal) await temporal.close();
+      if (!options.temporal) await temporal.close();
     },
   };
 }
