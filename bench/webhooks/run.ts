@@ -101,12 +101,16 @@ async function until(what: string, count: () => number, expected: number, timeou
   }
 }
 
-/** Waits until the delivery workflows of a production's events have finished; fails after two minutes. */
-async function settled(productionId: string, timeoutMs = 120_000) {
+/** Waits until workflows have finished; a run where they never do fails, not hangs. */
+async function finished(what: string, handles: { result(): Promise<unknown> }[], timeoutMs = 120_000) {
+  const late = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: still running after ${timeoutMs / 1000} s`)), timeoutMs).unref());
+  await Promise.race([Promise.all(handles.map((handle) => handle.result())), late]);
+}
+
+/** Waits until the delivery workflows of a production's events have finished. */
+async function settled(productionId: string) {
   const deliveries = await db.webhookDelivery.findMany({ where: { event: { productionId } }, select: { id: true } });
-  const finished = Promise.all(deliveries.map(({ id }) => client.workflow.getHandle(workflowIds.webhookDelivery(id)).result()));
-  const late = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`deliveries still running after ${timeoutMs / 1000} s`)), timeoutMs).unref());
-  await Promise.race([finished, late]);
+  await finished('deliveries', deliveries.map(({ id }) => client.workflow.getHandle(workflowIds.webhookDelivery(id))));
 }
 
 async function serviceLatency(count: number): Promise<number[]> {
@@ -159,7 +163,7 @@ async function temporalFloorLatency(count: number): Promise<number[]> {
       client.workflow.start('emptyDeliveryWorkflow', { taskQueue: 'bench-floor', workflowId: `floor-latency-${i}-${j}`, args: [], requestEagerStart: true })));
     await until('empty workflows run', () => touched.length - before, RECEIVERS);
     samples.push(...touched.slice(before).map((at) => at - started));
-    await Promise.all(handles.map((handle) => handle.result()));
+    await finished('empty workflows', handles);
   }
   return samples;
 }
