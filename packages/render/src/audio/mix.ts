@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Composition } from '../composition/schema.ts';
 import { run } from '../process.ts';
+import { measureLoudness, normaliseLoudness } from './loudness.ts';
 import { dbToGain, SAMPLE_RATE, StereoTrack } from './pcm.ts';
 import { impact, musicBed, whoosh } from './synth.ts';
 import { speak } from './voice.ts';
@@ -78,14 +79,15 @@ function addStereo(track: StereoTrack, sound: Float32Array, at: number, gain: nu
 
 /**
  * Mixes the stems with ffmpeg into AAC: the music ducks under the voice (sidechain
- * compression), then the mix is loudness-normalised (EBU R128 loudnorm). Effects alone are
- * only limited, so a few whooshes are not pumped up to speech level. With every stem off,
- * the track is silent AAC: players and the review always find an audio stream.
+ * compression), then the mix is brought to the target loudness (EBU R128): measured in a first
+ * pass, then one gain and a peak limiter in the second. Effects alone are only limited, so a
+ * few whooshes are not pumped up to speech level. With every stem off, the track is silent
+ * AAC: players and the review always find an audio stream.
  */
 export async function mixStems(stems: Stems, options: { dir: string; durationSeconds: number; loudnessLufs: number; outFile: string; signal?: AbortSignal }): Promise<void> {
   const { dir, durationSeconds, loudnessLufs, outFile, signal } = options;
   const inputs: string[] = [];
-  const graph: string[] = [];
+  const chains: string[] = [];
   const labels: Partial<Record<keyof Stems, string>> = {};
   for (const name of ['voice', 'music', 'sfx'] as const) {
     const stem = stems[name];
@@ -93,33 +95,35 @@ export async function mixStems(stems: Stems, options: { dir: string; durationSec
     const file = join(dir, `${name}.f32`);
     await writeFile(file, stem.toBuffer());
     // Raw samples carry no channel layout: name it, or filters cannot agree on one.
-    graph.push(`[${Object.keys(labels).length}:a]aformat=channel_layouts=stereo[${name}]`);
+    chains.push(`[${Object.keys(labels).length}:a]aformat=channel_layouts=stereo[${name}]`);
     labels[name] = `[${name}]`;
     inputs.push('-f', 'f32le', '-ar', String(SAMPLE_RATE), '-ac', '2', '-i', file);
   }
   const mixed: string[] = [];
   if (labels.voice && labels.music) {
-    graph.push(`${labels.voice}asplit=2[spoken][key]`, `${labels.music}[key]sidechaincompress=threshold=0.02:ratio=6:attack=20:release=400[bed]`);
+    chains.push(`${labels.voice}asplit=2[spoken][key]`, `${labels.music}[key]sidechaincompress=threshold=0.02:ratio=6:attack=20:release=400[bed]`);
     mixed.push('[spoken]', '[bed]');
   } else {
     if (labels.voice) mixed.push(labels.voice);
     if (labels.music) mixed.push(labels.music);
   }
   if (labels.sfx) mixed.push(labels.sfx);
-  const finish = labels.voice || labels.music
-    ? `loudnorm=I=${loudnessLufs}:TP=-1.5:LRA=11,aresample=${SAMPLE_RATE},aformat=channel_layouts=stereo`
-    : 'alimiter=limit=0.7';
+  let graph: string;
   if (mixed.length) {
-    graph.push(`${mixed.join('')}amix=inputs=${mixed.length}:normalize=0,${finish},apad[out]`);
+    const mix = [...chains, `${mixed.join('')}amix=inputs=${mixed.length}:normalize=0`].join(';');
+    const finish = labels.voice || labels.music
+      ? normaliseLoudness(await measureLoudness(inputs, mix, signal), loudnessLufs)
+      : 'alimiter=limit=0.7:level=false:latency=true';
+    graph = `${mix},${finish},apad[out]`;
   } else {
     inputs.push('-f', 'lavfi', '-i', `anullsrc=r=${SAMPLE_RATE}:cl=stereo`);
-    graph.push('[0:a]anull[out]');
+    graph = '[0:a]anull[out]';
   }
   // The native AAC encoder's `fast` coder: at 160 kbit/s it sounds at least as good as the
   // default `twoloop`, which is better only at low bitrates, for half the CPU (FFmpeg's authors
   // once made `fast` the default for that reason).
   await run('ffmpeg', [
-    '-v', 'error', '-y', ...inputs, '-filter_complex', graph.join(';'), '-map', '[out]',
+    '-v', 'error', '-y', ...inputs, '-filter_complex', graph, '-map', '[out]',
     '-t', durationSeconds.toFixed(6), '-c:a', 'aac', '-aac_coder', 'fast', '-b:a', '160k', '-ar', String(SAMPLE_RATE), outFile,
   ], { signal, failure: 'The soundtrack could not be mixed' });
 }

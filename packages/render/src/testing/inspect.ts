@@ -22,9 +22,7 @@ export function shareNear(picture: Picture, hex: string, tolerance = 24): number
 
 /** The loudest sample of the soundtrack, 0 to 1. */
 export async function audioPeak(file: string): Promise<number> {
-  const pcm = await run('ffmpeg', ['-v', 'error', '-i', file, '-vn', '-ac', '1', '-ar', '8000', '-f', 'f32le', 'pipe:1'], { failure: 'no audio' });
-  const samples = new Float32Array(pcm.buffer, pcm.byteOffset, Math.floor(pcm.length / 4));
-  return samples.reduce((peak, value) => Math.max(peak, Math.abs(value)), 0);
+  return (await audioSamples(file)).reduce((peak, value) => Math.max(peak, Math.abs(value)), 0);
 }
 
 export async function streams(file: string) {
@@ -35,4 +33,21 @@ export async function streams(file: string) {
     width: video?.width, height: video?.height, codec: video?.codec_name, pixels: video?.pix_fmt, fps: video?.avg_frame_rate,
     frames: Number(video?.nb_frames), audio: audio?.codec_name, sampleRate: audio?.sample_rate, durationMs: Number(info.format.duration) * 1000,
   };
+}
+
+/** The soundtrack's loudness as ffmpeg's EBU R128 meter reads it: integrated (LUFS) and true peak (dBTP). */
+export async function loudness(file: string): Promise<{ integratedLufs: number; truePeakDb: number }> {
+  const readings = (await run('ffmpeg', [
+    '-v', 'error', '-i', file, '-vn', '-af', 'ebur128=peak=true:metadata=1,ametadata=mode=print:file=-', '-f', 'null', '-',
+  ], { failure: 'no audio' })).toString();
+  const last = (key: string) => Number([...readings.matchAll(new RegExp(`lavfi\\.r128\\.${key}=(\\S+)`, 'g'))].at(-1)?.[1]);
+  return { integratedLufs: last('I'), truePeakDb: 20 * Math.log10(last('true_peak')) };
+}
+
+/** The soundtrack's left channel, decoded at `sampleRate` (a downmix would add the channels up). */
+export async function audioSamples(file: string, sampleRate = 8000): Promise<Float32Array> {
+  const pcm = await run('ffmpeg', [
+    '-v', 'error', '-i', file, '-vn', '-af', 'pan=mono|c0=c0', '-ar', String(sampleRate), '-f', 'f32le', 'pipe:1',
+  ], { failure: 'no audio' });
+  return new Float32Array(pcm.buffer, pcm.byteOffset, Math.floor(pcm.length / 4));
 }
