@@ -13,6 +13,9 @@ export interface ProbeStream {
   duration?: string;
   sample_rate?: string;
   channels?: number;
+  /** A display matrix (phones record portrait clips as landscape pictures turned for display). */
+  side_data_list?: { rotation?: number }[];
+  tags?: { rotate?: string };
 }
 
 export interface Probe {

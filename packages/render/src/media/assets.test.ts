@@ -51,6 +51,11 @@ describe('loadAssets', () => {
     expect(video.videos.get('image-1')).toMatchObject({ width: 480, height: 270, durationMs: 1000 });
   });
 
+  it('sizes a phone\'s portrait clip as it is shown, upright, not as its pictures are stored', async () => {
+    const video = await loadAssets(withMedia('video', '/portrait-clip.mp4'), { fetchMedia: local, dir });
+    expect(video.videos.get('image-1')).toMatchObject({ width: 270, height: 480, durationMs: 1000 });
+  });
+
   it('explains a 404', async () => {
     const error = await failure(withMedia('image', '/missing.png'));
     expect(error.message).toBe(`The image 'Dashboard' (${server.url('/missing.png')}) could not be downloaded: the server answered 404`);

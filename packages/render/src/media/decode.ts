@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { createCanvas, loadImage, type Canvas } from '@napi-rs/canvas';
 import { MediaError, RenderError } from '../errors.ts';
-import { probe } from '../probe.ts';
+import { probe, type ProbeStream } from '../probe.ts';
 import { run } from '../process.ts';
 import type { MediaSubject } from './fetch-media.ts';
 import { imageDimensions, type SniffedType } from './sniff.ts';
@@ -60,5 +60,14 @@ export async function checkVideo(body: Buffer, file: string, subject: MediaSubje
     .catch((error: unknown) => { throw undecodable(error); });
   if (picture.length !== 256) throw failure(subject, 'could not be decoded: it is not a video that can be played');
   const seconds = Number(stream.duration ?? info.format.duration ?? 0);
-  return { file, width: stream.width, height: stream.height, durationMs: Number.isFinite(seconds) ? Math.round(seconds * 1000) : 0 };
+  // ffmpeg decodes the pictures upright: the scene lays the clip out at that size.
+  const { width, height } = stream;
+  const size = quarterTurned(stream) ? { width: height, height: width } : { width, height };
+  return { file, ...size, durationMs: Number.isFinite(seconds) ? Math.round(seconds * 1000) : 0 };
+}
+
+/** Whether the display matrix turns the pictures a quarter turn, as phones store portrait clips. */
+function quarterTurned(stream: ProbeStream): boolean {
+  const rotation = stream.side_data_list?.find((data) => data.rotation !== undefined)?.rotation ?? Number(stream.tags?.rotate ?? 0);
+  return Math.abs(rotation) % 180 === 90;
 }

@@ -38,8 +38,22 @@ async function sampleClip(): Promise<Buffer> {
 }
 
 /**
+ * The clip as a phone records a portrait video: the pictures stored landscape, with the track
+ * header's matrix turning them a quarter turn for display.
+ */
+function turnedUpright(mp4: Buffer): Buffer {
+  const turned = Buffer.from(mp4);
+  const box = turned.indexOf('tkhd');
+  // After the box's version: times, track id and duration (wider in version 1), then 16 bytes.
+  const matrix = box + 4 + (turned[box] === 1 ? 36 : 24) + 16;
+  [0, 0x10000, 0, -0x10000, 0, 0, 0, 0, 0x40000000].forEach((value, i) => turned.writeInt32BE(value, matrix + i * 4));
+  return turned;
+}
+
+/**
  * A local HTTP server with good and bad media for tests: pictures in every accepted type,
- * a short video, a logo, and a 404, an HTML page, damaged files and a redirect.
+ * a short video (also as a phone's portrait clip), a logo, and a 404, an HTML page, damaged
+ * files and a redirect.
  */
 export async function startMediaServer(): Promise<{ url: (path: string) => string; close: () => Promise<void>; requests: string[] }> {
   const png = (w: number, h: number, hue: number) => samplePicture(w, h, hue).toBuffer('image/png');
@@ -49,12 +63,14 @@ export async function startMediaServer(): Promise<{ url: (path: string) => strin
   lctx.beginPath();
   lctx.arc(120, 120, 110, 0, Math.PI * 2);
   lctx.fill();
+  const clip = await sampleClip();
   const routes: Record<string, Route> = {
     '/dashboard.png': { type: 'image/png', body: png(1600, 1000, 210) },
     '/chart.jpg': { type: 'image/jpeg', body: samplePicture(1200, 900, 30).toBuffer('image/jpeg', 85) },
     '/phone.webp': { type: 'image/webp', body: samplePicture(700, 1400, 280).toBuffer('image/webp', 85) },
     '/logo.png': { type: 'image/png', body: logo.toBuffer('image/png') },
-    '/clip.mp4': { type: 'video/mp4', body: await sampleClip() },
+    '/clip.mp4': { type: 'video/mp4', body: clip },
+    '/portrait-clip.mp4': { type: 'video/mp4', body: turnedUpright(clip) },
     '/untyped.png': { type: 'application/octet-stream', body: png(400, 300, 120) },
     '/page.html': { type: 'text/html', body: Buffer.from('<!doctype html><title>Not an image</title>') },
     '/broken.png': { type: 'image/png', body: Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(400, 7)]) },
