@@ -45,7 +45,8 @@ const CASES: [Aspect, Sound][] = [
 
 describe('renderComposition', () => {
   it.each(CASES)('renders a %s video with sound %j: exact size, 30 fps, H.264 + AAC, exact length', async (aspect, sound) => {
-    // The portrait case shows a phone's portrait clip, the widescreen one a landscape clip; the others a picture.
+    // The portrait case shows a phone's portrait clip, the widescreen one a landscape clip;
+    // the others a picture.
     const media = aspect === '9:16' ? ['portrait'] : aspect === '16:9' ? ['clip'] : ['dashboard'];
     const composition = composeProduction({ brief: sampleBrief(server.url, { aspect, sound }), pitch: shortPitch(media) });
     const phases: Phase[] = [];

@@ -43,9 +43,9 @@ async function sampleClip(): Promise<Buffer> {
  */
 function turnedUpright(mp4: Buffer): Buffer {
   const turned = Buffer.from(mp4);
-  const box = turned.indexOf('tkhd');
-  // After the box's version: times, track id and duration (wider in version 1), then 16 bytes.
-  const matrix = box + 4 + (turned[box] === 1 ? 36 : 24) + 16;
+  const version = turned.indexOf('tkhd') + 4;
+  // After the version and flags: times, track id and duration (wider in version 1), then 16 bytes.
+  const matrix = version + 4 + (turned[version] === 1 ? 32 : 20) + 16;
   [0, 0x10000, 0, -0x10000, 0, 0, 0, 0, 0x40000000].forEach((value, i) => turned.writeInt32BE(value, matrix + i * 4));
   return turned;
 }
