@@ -7,6 +7,8 @@ export interface ProbeStream {
   width?: number;
   height?: number;
   pix_fmt?: string;
+  /** `smpte2084` (PQ) or `arib-std-b67` (HLG) for HDR video. */
+  color_transfer?: string;
   r_frame_rate?: string;
   avg_frame_rate?: string;
   nb_frames?: string;

@@ -48,7 +48,12 @@ describe('loadAssets', () => {
       expect(assets.logo?.width).toBeGreaterThan(0);
     }
     const video = await loadAssets(withMedia('video', '/clip.mp4'), { fetchMedia: local, dir });
-    expect(video.videos.get('image-1')).toMatchObject({ width: 480, height: 270, durationMs: 1000 });
+    expect(video.videos.get('image-1')).toMatchObject({ width: 480, height: 270, durationMs: 1000, hdr: false });
+  });
+
+  it('marks a phone\'s HDR clip (HEVC, HLG) to be tone-mapped', async () => {
+    const video = await loadAssets(withMedia('video', '/hdr-clip.mov'), { fetchMedia: local, dir });
+    expect(video.videos.get('image-1')).toMatchObject({ width: 320, height: 180, durationMs: 1000, hdr: true });
   });
 
   it('sizes a phone\'s portrait clip as it is shown, upright, not as its pictures are stored', async () => {

@@ -14,7 +14,11 @@ export interface VideoFile {
   width: number;
   height: number;
   durationMs: number;
+  /** HDR pictures (PQ or HLG, as phones record by default): tone-mapped when decoded. */
+  hdr: boolean;
 }
+
+const HDR_TRANSFERS = new Set(['smpte2084', 'arib-std-b67']);
 
 function failure(subject: MediaSubject, reason: string, details: string | null = null, cause?: unknown): MediaError {
   return new MediaError(`${subject.label} (${subject.url}) ${reason}`, subject.id, subject.url, details, { cause });
@@ -63,7 +67,10 @@ export async function checkVideo(body: Buffer, file: string, subject: MediaSubje
   // ffmpeg decodes the pictures upright: the scene lays the clip out at that size.
   const { width, height } = stream;
   const size = quarterTurned(stream) ? { width: height, height: width } : { width, height };
-  return { file, ...size, durationMs: Number.isFinite(seconds) ? Math.round(seconds * 1000) : 0 };
+  return {
+    file, ...size, durationMs: Number.isFinite(seconds) ? Math.round(seconds * 1000) : 0,
+    hdr: HDR_TRANSFERS.has(stream.color_transfer ?? ''),
+  };
 }
 
 /** Whether the display matrix turns the pictures a quarter turn, as phones store portrait clips. */

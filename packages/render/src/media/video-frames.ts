@@ -1,12 +1,25 @@
 import { startChild, type Child } from '../process.ts';
+import type { VideoFile } from './decode.ts';
 
 /** Frames decoded ahead of the drawing: enough to hide the decoder's latency, no more. */
 const AHEAD = 2;
 
 /**
+ * HDR to the SDR BT.709 of every other picture: to linear light with HDR reference white
+ * (203 nits, ITU-R BT.2408) as SDR white, to BT.709 primaries, the highlights above 70% of
+ * white rolled off smoothly instead of clipped (mobius), then back to a BT.709 signal.
+ * Run after the scaling, at the size drawn.
+ */
+const HDR_TO_SDR = [
+  'zscale=t=linear:npl=203', 'format=gbrpf32le', 'zscale=p=bt709',
+  'tonemap=tonemap=mobius:param=0.7:desat=0', 'zscale=t=bt709:m=bt709:r=tv', 'format=yuv420p',
+].join(',');
+
+/**
  * A video decoded by ffmpeg into RGBA frames of exactly `width` × `height` at 30 fps,
- * cropped to fill, looping when the scene outlasts the clip. The decoder is paused while
- * two frames wait, so it runs only as fast as the frames are drawn and never holds the clip.
+ * cropped to fill, HDR tone-mapped, looping when the scene outlasts the clip. The decoder is
+ * paused while two frames wait, so it runs only as fast as the frames are drawn and never
+ * holds the clip.
  */
 export class VideoFrames {
   private readonly child: Child;
@@ -17,11 +30,12 @@ export class VideoFrames {
   private last: Buffer | null = null;
   private wake: (() => void) | null = null;
 
-  constructor(file: string, readonly width: number, readonly height: number, signal?: AbortSignal) {
+  constructor(video: Pick<VideoFile, 'file' | 'hdr'>, readonly width: number, readonly height: number, signal?: AbortSignal) {
     this.frameBytes = width * height * 4;
+    const fill = `fps=30,scale=${width}:${height}:force_original_aspect_ratio=increase,crop=${width}:${height}`;
     this.child = startChild('ffmpeg', [
-      '-v', 'error', '-stream_loop', '-1', '-i', file, '-an', '-sn',
-      '-vf', `fps=30,scale=${width}:${height}:force_original_aspect_ratio=increase,crop=${width}:${height},format=rgba`,
+      '-v', 'error', '-stream_loop', '-1', '-i', video.file, '-an', '-sn',
+      '-vf', `${fill},${video.hdr ? `${HDR_TO_SDR},` : ''}format=rgba`,
       '-f', 'rawvideo', 'pipe:1',
     ], { signal, failure: 'A video could not be decoded', collectStdout: false });
     const stdout = this.child.process.stdout;

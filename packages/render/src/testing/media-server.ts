@@ -28,13 +28,29 @@ export function samplePicture(width: number, height: number, hue: number): Canva
   return canvas;
 }
 
-async function sampleClip(): Promise<Buffer> {
-  const file = join(tmpdir(), `vp-clip-${process.pid}-${Date.now()}.mp4`);
-  await promisify(execFile)('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=480x270:rate=30', '-t', '1',
-    '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', file]);
+/** A one-second clip that ffmpeg encodes from a generator. */
+async function encodeClip(source: string, options: string[], extension: string): Promise<Buffer> {
+  const file = join(tmpdir(), `vp-clip-${process.pid}-${Date.now()}.${extension}`);
+  await promisify(execFile)('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', source, '-t', '1', ...options, file]);
   const body = await readFile(file);
   await rm(file, { force: true });
   return body;
+}
+
+function sampleClip(): Promise<Buffer> {
+  return encodeClip('testsrc2=size=480x270:rate=30', ['-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast'], 'mp4');
+}
+
+/** The one colour of `/hdr-clip.mov`. */
+export const HDR_CLIP_COLOR = '#20a060';
+
+/** That colour as a phone records HDR: HEVC, 10 bits, HLG, BT.2020, SDR white at reference white (203 nits). */
+function hdrClip(): Promise<Buffer> {
+  return encodeClip(`color=c=${HDR_CLIP_COLOR}:size=320x180:rate=30,format=gbrp`, [
+    '-vf', 'zscale=rin=pc:tin=bt709:min=gbr:pin=bt709:t=arib-std-b67:p=bt2020:m=bt2020nc:r=tv:npl=203,format=yuv420p10le',
+    '-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=error', '-tag:v', 'hvc1',
+    '-color_primaries', 'bt2020', '-color_trc', 'arib-std-b67', '-colorspace', 'bt2020nc',
+  ], 'mov');
 }
 
 /**
@@ -52,8 +68,8 @@ function turnedUpright(mp4: Buffer): Buffer {
 
 /**
  * A local HTTP server with good and bad media for tests: pictures in every accepted type,
- * a short video (also as a phone's portrait clip), a logo, and a 404, an HTML page, damaged
- * files and a redirect.
+ * a short video (also as a phone's portrait clip), a phone's HDR clip, a logo, and a 404, an
+ * HTML page, damaged files and a redirect.
  */
 export async function startMediaServer(): Promise<{ url: (path: string) => string; close: () => Promise<void>; requests: string[] }> {
   const png = (w: number, h: number, hue: number) => samplePicture(w, h, hue).toBuffer('image/png');
@@ -71,6 +87,7 @@ export async function startMediaServer(): Promise<{ url: (path: string) => strin
     '/logo.png': { type: 'image/png', body: logo.toBuffer('image/png') },
     '/clip.mp4': { type: 'video/mp4', body: clip },
     '/portrait-clip.mp4': { type: 'video/mp4', body: turnedUpright(clip) },
+    '/hdr-clip.mov': { type: 'video/quicktime', body: await hdrClip() },
     '/untyped.png': { type: 'application/octet-stream', body: png(400, 300, 120) },
     '/page.html': { type: 'text/html', body: Buffer.from('<!doctype html><title>Not an image</title>') },
     '/broken.png': { type: 'image/png', body: Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(400, 7)]) },

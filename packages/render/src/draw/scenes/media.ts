@@ -1,6 +1,7 @@
 import { createCanvas, ImageData, type Canvas } from '@napi-rs/canvas';
 import type { MediaPlacement } from '../../composition/schema.ts';
 import type { Assets } from '../../media/assets.ts';
+import type { VideoFile } from '../../media/decode.ts';
 import { VideoFrames } from '../../media/video-frames.ts';
 import type { ScenePlan } from '../../plan/plan.ts';
 import { easeInCubic, easeInOutSine, easeOutCubic, lerp, progress } from '../../style/easing.ts';
@@ -42,7 +43,7 @@ export function mediaPainter(plan: ScenePlan, layout: Layout, theme: Theme, asse
     const card = fitRect(aspect, plan.panel);
     return {
       placement, card,
-      source: image ? { picture: image } : videoSource(video?.file ?? '', card, signal),
+      source: image ? { picture: image } : videoSource(video ?? { file: '', hdr: false }, card, signal),
       shadow: new PanelShadow(card, radius, shadow),
       start: i === 0 ? -Infinity : i * share - CROSSFADE_MS / 2,
       end: i === placements.length - 1 ? Infinity : (i + 1) * share + CROSSFADE_MS / 2,
@@ -96,12 +97,12 @@ function drawCard(surface: Surface, item: Item, move: number, scale: number, opa
   surface.restore();
 }
 
-function videoSource(file: string, card: Rect, signal?: AbortSignal): Source {
+function videoSource(video: Pick<VideoFile, 'file' | 'hdr'>, card: Rect, signal?: AbortSignal): Source {
   const width = even(card.width * VIDEO_HEADROOM);
   const height = even(card.height * VIDEO_HEADROOM);
   const picture = createCanvas(width, height);
   const ctx = picture.getContext('2d');
-  const frames = new VideoFrames(file, width, height, signal);
+  const frames = new VideoFrames(video, width, height, signal);
   return {
     picture,
     async advance() {

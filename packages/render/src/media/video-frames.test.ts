@@ -1,0 +1,44 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toRgb } from '../style/color.ts';
+import { HDR_CLIP_COLOR, startMediaServer } from '../testing/media-server.ts';
+import { VideoFrames } from './video-frames.ts';
+
+let server: Awaited<ReturnType<typeof startMediaServer>>;
+let dir: string;
+let hdrClip: string;
+beforeAll(async () => {
+  server = await startMediaServer();
+  dir = await mkdtemp(join(tmpdir(), 'vp-video-frames-'));
+  hdrClip = join(dir, 'hdr-clip.mov');
+  await writeFile(hdrClip, Buffer.from(await (await fetch(server.url('/hdr-clip.mov'))).arrayBuffer()));
+});
+afterAll(async () => {
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** The largest difference of any channel between the middle pixel of a frame and a colour. */
+async function offBy(video: { file: string; hdr: boolean }, hex: string): Promise<number> {
+  const frames = new VideoFrames(video, 64, 36, undefined);
+  try {
+    const frame = await frames.next();
+    const middle = (18 * 64 + 32) * 4;
+    const { r, g, b } = toRgb(hex);
+    return Math.max(...[r, g, b].map((value, channel) => Math.abs((frame[middle + channel] ?? 0) - value)));
+  } finally {
+    frames.close();
+  }
+}
+
+describe('VideoFrames', () => {
+  it('shows a phone\'s HDR clip in the colours an SDR screen shows', async () => {
+    expect(await offBy({ file: hdrClip, hdr: true }, HDR_CLIP_COLOR)).toBeLessThanOrEqual(10);
+  });
+
+  it('would show it washed out without tone mapping: the clip really is HDR', async () => {
+    expect(await offBy({ file: hdrClip, hdr: false }, HDR_CLIP_COLOR)).toBeGreaterThan(30);
+  });
+});
