@@ -2,18 +2,24 @@ import { NativeConnection } from '@temporalio/worker';
 import { createBlobStore } from '@vp/blobs';
 import { loadConfig, requireDatabaseUrl } from '@vp/config';
 import { createDb } from '@vp/db';
+import { checkRenderTools } from '@vp/render';
 import pino from 'pino';
 import { createRenderWorker, runRenderWorker } from './worker.ts';
 
 const config = loadConfig();
 const log = pino({ level: config.logLevel, base: { service: 'render-worker' } });
+// Without its tools every render would fail: refuse to start, saying what to install.
+const tools = await checkRenderTools().catch((error: unknown) => {
+  log.fatal({ err: error }, 'the render tools are missing');
+  process.exit(1);
+});
 const db = createDb(requireDatabaseUrl(config), { max: 4 });
 const connection = await NativeConnection.connect({ address: config.temporal.address ?? 'localhost:7233' });
 const worker = await createRenderWorker({ config, connection, db, blobs: createBlobStore(config.blobs) });
 
 const stop = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
-log.info({ taskQueue: worker.options.taskQueue, concurrency: config.render.concurrency, blobStore: config.blobs.kind }, 'render worker started');
+log.info({ taskQueue: worker.options.taskQueue, concurrency: config.render.concurrency, blobStore: config.blobs.kind, tools }, 'render worker started');
 await runRenderWorker(worker, stop.signal);
 await connection.close();
 await db.$disconnect();
