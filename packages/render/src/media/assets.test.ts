@@ -39,7 +39,7 @@ async function failure(composition: Composition, options: Partial<Parameters<typ
 
 describe('loadAssets', () => {
   it('downloads, checks and scales pictures of every accepted type, a video and the logo', async () => {
-    for (const path of ['/dashboard.png', '/chart.jpg', '/phone.webp', '/untyped.png']) {
+    for (const path of ['/dashboard.png', '/chart.jpg', '/phone.webp', '/photo.avif', '/untyped.png']) {
       const assets = await loadAssets(withMedia('image', path, '/logo.png'), { fetchMedia: local, dir });
       const picture = assets.images.get('image-1');
       expect(picture?.width).toBeGreaterThan(0);
@@ -69,7 +69,12 @@ describe('loadAssets', () => {
 
   it('refuses a page that is not an image, by its content type', async () => {
     const error = await failure(withMedia('image', '/page.html'));
-    expect(error.message).toBe(`The image 'Dashboard' (${server.url('/page.html')}) is not a PNG, JPEG, WebP or GIF image: the server says it is text/html`);
+    expect(error.message).toBe(`The image 'Dashboard' (${server.url('/page.html')}) is not a PNG, JPEG, WebP, GIF or AVIF image: the server says it is text/html`);
+  });
+
+  it('refuses an iPhone photo (HEIC), which browsers cannot show either, by its bytes', async () => {
+    const error = await failure(withMedia('image', '/photo.heic'));
+    expect(error.message).toBe(`The image 'Dashboard' (${server.url('/photo.heic')}) is not a PNG, JPEG, WebP, GIF or AVIF image (it is HEIC)`);
   });
 
   it('refuses an image where a video was expected', async () => {
@@ -97,6 +102,6 @@ describe('loadAssets', () => {
     const moved = await failure(withMedia('image', '/moved.png'));
     expect(moved.message).toContain('the server answered 302, a redirect, which is not followed');
     const logo = await failure(withMedia('image', '/dashboard.png', '/page.html'));
-    expect(logo.message).toBe(`The logo (${server.url('/page.html')}) is not a PNG, JPEG, WebP, GIF or SVG image: the server says it is text/html`);
+    expect(logo.message).toBe(`The logo (${server.url('/page.html')}) is not a PNG, JPEG, WebP, GIF, AVIF or SVG image: the server says it is text/html`);
   });
 });

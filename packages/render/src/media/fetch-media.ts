@@ -39,9 +39,15 @@ export const DEFAULT_MEDIA_LIMITS: Record<MediaRole, MediaLimit> = {
 };
 
 const ACCEPTED: Record<MediaRole, { mime: string[]; sniffed: SniffedType[]; words: string }> = {
-  image: { mime: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'], sniffed: ['png', 'jpeg', 'webp', 'gif'], words: 'a PNG, JPEG, WebP or GIF image' },
+  image: {
+    mime: ['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'image/avif'], sniffed: ['png', 'jpeg', 'webp', 'gif', 'avif'],
+    words: 'a PNG, JPEG, WebP, GIF or AVIF image',
+  },
   video: { mime: ['video/mp4', 'video/webm', 'video/quicktime'], sniffed: ['mp4', 'webm', 'quicktime'], words: 'an MP4, WebM or QuickTime video' },
-  logo: { mime: ['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'image/svg+xml'], sniffed: ['png', 'jpeg', 'webp', 'gif', 'svg'], words: 'a PNG, JPEG, WebP, GIF or SVG image' },
+  logo: {
+    mime: ['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'image/avif', 'image/svg+xml'], sniffed: ['png', 'jpeg', 'webp', 'gif', 'avif', 'svg'],
+    words: 'a PNG, JPEG, WebP, GIF, AVIF or SVG image',
+  },
 };
 
 /** Servers that do not know better send these; the bytes decide then. */

@@ -1,4 +1,4 @@
-export type SniffedType = 'png' | 'jpeg' | 'webp' | 'gif' | 'svg' | 'mp4' | 'quicktime' | 'webm';
+export type SniffedType = 'png' | 'jpeg' | 'webp' | 'gif' | 'avif' | 'heic' | 'svg' | 'mp4' | 'quicktime' | 'webm';
 
 const startsWith = (bytes: Buffer, signature: number[], offset = 0) =>
   signature.every((byte, i) => bytes[offset + i] === byte);
@@ -10,9 +10,24 @@ export function sniff(bytes: Buffer): SniffedType | null {
   if (startsWith(bytes, [0x52, 0x49, 0x46, 0x46]) && bytes.toString('latin1', 8, 12) === 'WEBP') return 'webp';
   if (bytes.toString('latin1', 0, 6) === 'GIF87a' || bytes.toString('latin1', 0, 6) === 'GIF89a') return 'gif';
   if (startsWith(bytes, [0x1a, 0x45, 0xdf, 0xa3])) return 'webm';
-  if (bytes.toString('latin1', 4, 8) === 'ftyp') return bytes.toString('latin1', 8, 10) === 'qt' ? 'quicktime' : 'mp4';
+  if (bytes.toString('latin1', 4, 8) === 'ftyp') return isoMediaType(bytes);
   if (/^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>]/i.test(bytes.toString('utf8', 0, 1024))) return 'svg';
   return null;
+}
+
+/** Brands that make an ISO media file (MP4's family) a still picture. */
+const AVIF_BRANDS = new Set(['avif', 'avis']);
+const HEIC_BRANDS = new Set(['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx']);
+
+/** MP4, QuickTime, AVIF and HEIC all start with an `ftyp` box: its brands tell them apart. */
+function isoMediaType(bytes: Buffer): SniffedType {
+  const end = Math.min(bytes.length, bytes.readUInt32BE(0));
+  const brands = [bytes.toString('latin1', 8, 12)];
+  // Then a minor version, then the compatible brands.
+  for (let offset = 16; offset + 4 <= end; offset += 4) brands.push(bytes.toString('latin1', offset, offset + 4));
+  if (brands.some((brand) => AVIF_BRANDS.has(brand))) return 'avif';
+  if (brands.some((brand) => HEIC_BRANDS.has(brand))) return 'heic';
+  return brands[0] === 'qt  ' ? 'quicktime' : 'mp4';
 }
 
 /** Width and height from the header, read before decoding so a huge picture is refused cheaply. */
@@ -27,6 +42,8 @@ export function imageDimensions(bytes: Buffer, type: SniffedType): { width: numb
         return webpDimensions(bytes);
       case 'jpeg':
         return jpegDimensions(bytes);
+      case 'avif':
+        return avifDimensions(bytes);
       default:
         return null;
     }
@@ -44,6 +61,12 @@ function webpDimensions(bytes: Buffer) {
   }
   if (chunk === 'VP8X') return { width: bytes.readUIntLE(24, 3) + 1, height: bytes.readUIntLE(27, 3) + 1 };
   return null;
+}
+
+/** The `ispe` (image spatial extents) property: version and flags, then width and height. */
+function avifDimensions(bytes: Buffer) {
+  const box = bytes.indexOf('ispe');
+  return box < 0 ? null : { width: bytes.readUInt32BE(box + 8), height: bytes.readUInt32BE(box + 12) };
 }
 
 function jpegDimensions(bytes: Buffer) {

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -28,26 +29,33 @@ export function samplePicture(width: number, height: number, hue: number): Canva
   return canvas;
 }
 
-/** A one-second clip that ffmpeg encodes from a generator. */
-async function encodeClip(source: string, options: string[], extension: string): Promise<Buffer> {
-  const file = join(tmpdir(), `vp-clip-${process.pid}-${Date.now()}.${extension}`);
-  await promisify(execFile)('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', source, '-t', '1', ...options, file]);
+/** A file that ffmpeg encodes from a generator. */
+async function encode(source: string, options: string[], extension: string): Promise<Buffer> {
+  const file = join(tmpdir(), `vp-media-${randomUUID()}.${extension}`);
+  await promisify(execFile)('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', source, ...options, file]);
   const body = await readFile(file);
   await rm(file, { force: true });
   return body;
 }
 
 function sampleClip(): Promise<Buffer> {
-  return encodeClip('testsrc2=size=480x270:rate=30', ['-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast'], 'mp4');
+  return encode('testsrc2=size=480x270:rate=30', ['-t', '1', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast'], 'mp4');
 }
+
+function avifPicture(): Promise<Buffer> {
+  return encode('testsrc2=size=640x400', ['-frames:v', '1', '-c:v', 'libaom-av1', '-still-picture', '1', '-cpu-used', '8'], 'avif');
+}
+
+/** The start of an iPhone photo (HEIF with HEVC): enough to be recognised, never decoded. */
+const HEIC_HEAD = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic\0\0\0\0mif1heic', 'latin1'), Buffer.alloc(200, 0)]);
 
 /** The one colour of `/hdr-clip.mov`. */
 export const HDR_CLIP_COLOR = '#20a060';
 
 /** That colour as a phone records HDR: HEVC, 10 bits, HLG, BT.2020, SDR white at reference white (203 nits). */
 function hdrClip(): Promise<Buffer> {
-  return encodeClip(`color=c=${HDR_CLIP_COLOR}:size=320x180:rate=30,format=gbrp`, [
-    '-vf', 'zscale=rin=pc:tin=bt709:min=gbr:pin=bt709:t=arib-std-b67:p=bt2020:m=bt2020nc:r=tv:npl=203,format=yuv420p10le',
+  return encode(`color=c=${HDR_CLIP_COLOR}:size=320x180:rate=30,format=gbrp`, [
+    '-t', '1', '-vf', 'zscale=rin=pc:tin=bt709:min=gbr:pin=bt709:t=arib-std-b67:p=bt2020:m=bt2020nc:r=tv:npl=203,format=yuv420p10le',
     '-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=error', '-tag:v', 'hvc1',
     '-color_primaries', 'bt2020', '-color_trc', 'arib-std-b67', '-colorspace', 'bt2020nc',
   ], 'mov');
@@ -69,7 +77,7 @@ function turnedUpright(mp4: Buffer): Buffer {
 /**
  * A local HTTP server with good and bad media for tests: pictures in every accepted type,
  * a short video (also as a phone's portrait clip), a phone's HDR clip, a logo, and a 404, an
- * HTML page, damaged files and a redirect.
+ * HTML page, an iPhone photo (HEIC), damaged files and a redirect.
  */
 export async function startMediaServer(): Promise<{ url: (path: string) => string; close: () => Promise<void>; requests: string[] }> {
   const png = (w: number, h: number, hue: number) => samplePicture(w, h, hue).toBuffer('image/png');
@@ -84,6 +92,8 @@ export async function startMediaServer(): Promise<{ url: (path: string) => strin
     '/dashboard.png': { type: 'image/png', body: png(1600, 1000, 210) },
     '/chart.jpg': { type: 'image/jpeg', body: samplePicture(1200, 900, 30).toBuffer('image/jpeg', 85) },
     '/phone.webp': { type: 'image/webp', body: samplePicture(700, 1400, 280).toBuffer('image/webp', 85) },
+    '/photo.avif': { type: 'image/avif', body: await avifPicture() },
+    '/photo.heic': { type: 'application/octet-stream', body: HEIC_HEAD },
     '/logo.png': { type: 'image/png', body: logo.toBuffer('image/png') },
     '/clip.mp4': { type: 'video/mp4', body: clip },
     '/portrait-clip.mp4': { type: 'video/mp4', body: turnedUpright(clip) },
