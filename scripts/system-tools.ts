@@ -7,20 +7,33 @@ const TOOLS = [
   { command: 'espeak-ng', args: ['--version'], apt: 'espeak-ng', brew: 'espeak-ng' },
 ] as const;
 
-const FONT_PACKAGES = ['fonts-dejavu-core', 'fonts-noto-core'];
+/** The font families the renderer types with (text, symbols, emoji), and their Debian packages. */
+const FONTS = [
+  { family: 'Noto Sans', apt: 'fonts-noto-core' },
+  { family: 'DejaVu Sans', apt: 'fonts-dejavu-core' },
+  { family: 'Noto Color Emoji', apt: 'fonts-noto-color-emoji' },
+] as const;
 
 function present(tool: (typeof TOOLS)[number]): boolean {
   return spawnSync(tool.command, tool.args, { stdio: 'ignore' }).status === 0;
 }
 
+function fontPresent(font: (typeof FONTS)[number]): boolean {
+  const listed = spawnSync('fc-list', [`:family=${font.family}`, 'family'], { encoding: 'utf8' });
+  return listed.status === 0 && listed.stdout.trim() !== '';
+}
+
 /**
- * Checks ffmpeg, ffprobe and espeak-ng. Missing ones are installed with apt-get when this
- * runs as root on Debian or Ubuntu; otherwise the process stops with the commands to run.
+ * Checks ffmpeg, ffprobe, espeak-ng and, on Linux, the fonts. Missing ones are installed with
+ * apt-get when this runs as root on Debian or Ubuntu. Otherwise a missing tool stops the process
+ * with the commands to run; a missing font only warns, as the renderer then types with another.
  */
 export async function ensureSystemTools(): Promise<void> {
   let missing = TOOLS.filter((tool) => !present(tool));
-  if (!missing.length) return;
-  const packages = [...new Set(missing.map((t) => t.apt)), ...FONT_PACKAGES];
+  const fontsMissing = () => (process.platform === 'linux' ? FONTS.filter((font) => !fontPresent(font)) : []);
+  let fonts = fontsMissing();
+  if (!missing.length && !fonts.length) return;
+  const packages = [...new Set([...missing.map((t) => t.apt), ...fonts.map((f) => f.apt)])];
   const canApt = process.getuid?.() === 0 && spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
   if (canApt) {
     console.log(`Installing ${packages.join(', ')} with apt-get…`);
@@ -32,12 +45,17 @@ export async function ensureSystemTools(): Promise<void> {
       install();
     }
     missing = TOOLS.filter((tool) => !present(tool));
+    fonts = fontsMissing();
+  }
+  if (fonts.length) {
+    console.warn(`Fonts not found: ${fonts.map((f) => f.family).join(', ')}; text in the videos falls back to other fonts. `
+      + `Install them with: sudo apt-get install -y ${fonts.map((f) => f.apt).join(' ')}`);
   }
   if (missing.length) {
     console.error([
       `Missing ${missing.map((t) => t.command).join(', ')}: the renderer draws video with ffmpeg and speaks voiceover with espeak-ng.`,
       'Install them, then run the command again:',
-      `  Debian/Ubuntu: sudo apt-get install -y ${packages.join(' ')}`,
+      `  Debian/Ubuntu: sudo apt-get install -y ${[...new Set([...missing.map((t) => t.apt), ...FONTS.map((f) => f.apt)])].join(' ')}`,
       `  macOS:         brew install ${[...new Set(missing.map((t) => t.brew))].join(' ')}`,
     ].join('\n'));
     process.exit(1);

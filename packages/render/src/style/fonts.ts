@@ -1,8 +1,12 @@
 import { GlobalFonts } from '@napi-rs/canvas';
 
-/** Installed with fonts-noto-core and fonts-dejavu-core; the second also covers symbols Noto Sans lacks. */
-const SANS_FALLBACK = ['Noto Sans', 'DejaVu Sans'];
-const MONO = ['JetBrains Mono', 'DejaVu Sans Mono'];
+/**
+ * Installed with fonts-noto-core, fonts-dejavu-core and fonts-noto-color-emoji: DejaVu covers
+ * symbols Noto Sans lacks, and release notes and commit messages are full of emoji.
+ */
+const EMOJI = 'Noto Color Emoji';
+const SANS_FALLBACK = ['Noto Sans', 'DejaVu Sans', EMOJI];
+const MONO = ['JetBrains Mono', 'DejaVu Sans Mono', EMOJI];
 
 function quote(family: string): string {
   return `"${family.replace(/["\\]/g, '')}"`;

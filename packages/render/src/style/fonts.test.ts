@@ -1,0 +1,33 @@
+import { createCanvas } from '@napi-rs/canvas';
+import { describe, expect, it } from 'vitest';
+import { font, monoStack, sansStack } from './fonts.ts';
+
+/** Pixels of a white-on-black line of text that are clearly coloured (a missing glyph's box is white). */
+function colouredPixels(text: string, family: string): number {
+  const canvas = createCanvas(400, 120);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#000000';
+  ctx.fillRect(0, 0, 400, 120);
+  ctx.fillStyle = '#ffffff';
+  ctx.font = font(80, family, 700);
+  ctx.fillText(text, 10, 95);
+  const { data } = ctx.getImageData(0, 0, 400, 120);
+  let coloured = 0;
+  for (let i = 0; i < data.length; i += 4) {
+    const channels = [data[i] ?? 0, data[i + 1] ?? 0, data[i + 2] ?? 0];
+    if (Math.max(...channels) - Math.min(...channels) > 80) coloured++;
+  }
+  return coloured;
+}
+
+describe('font stacks', () => {
+  it('type emoji in colour, in titles, with a brand font that is not installed, and in code', () => {
+    expect(colouredPixels('🚀 ✨', sansStack(null))).toBeGreaterThan(500);
+    expect(colouredPixels('🚀 ✨', sansStack('Some Brand Font'))).toBeGreaterThan(500);
+    expect(colouredPixels('// 🐛', monoStack())).toBeGreaterThan(500);
+  });
+
+  it('type plain text in white, with no colour', () => {
+    expect(colouredPixels('Release 2.4', sansStack(null))).toBe(0);
+  });
+});
