@@ -1,5 +1,6 @@
 import type { CodeFile } from '@vp/contracts';
 import type { CodeExcerpt, CodeLine } from '../composition/schema.ts';
+import { shorten } from '../style/characters.ts';
 import { languageOf } from './language.ts';
 import { parsePatch, type Hunk } from './patch.ts';
 
@@ -84,7 +85,7 @@ function hunkLines(hunks: Hunk[]): CodeLine[] {
 
 function tidy(line: CodeLine): CodeLine {
   const text = line.text.replace(/\t/g, '  ').trimEnd();
-  return { ...line, text: text.length > MAX_LINE_LENGTH ? `${text.slice(0, MAX_LINE_LENGTH - 1)}…` : text };
+  return { ...line, text: shorten(text, MAX_LINE_LENGTH) };
 }
 
 /** At most EXCERPT_LINES around the first change, starting LEAD_IN lines above it. */

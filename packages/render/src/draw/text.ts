@@ -1,4 +1,5 @@
 import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
+import { characters } from '../style/characters.ts';
 import { font } from '../style/fonts.ts';
 
 export type Weight = 400 | 500 | 600 | 700 | 800;
@@ -35,7 +36,7 @@ export function measure(text: string, size: number, family: string, weight: Weig
   return ctx.measureText(text).width;
 }
 
-/** Greedy word wrap; a word wider than the line is cut by characters. */
+/** Greedy word wrap; a word wider than the line is cut between characters. */
 export function wrap(text: string, size: number, family: string, weight: Weight, maxWidth: number): string[] {
   const lines: string[] = [];
   for (const paragraph of text.split(/\n+/)) {
@@ -47,13 +48,14 @@ export function wrap(text: string, size: number, family: string, weight: Weight,
         continue;
       }
       if (line) lines.push(line);
-      line = word;
-      while (measure(line, size, family, weight) > maxWidth && line.length > 1) {
-        let cut = line.length - 1;
-        while (cut > 1 && measure(line.slice(0, cut), size, family, weight) > maxWidth) cut--;
-        lines.push(line.slice(0, cut));
-        line = line.slice(cut);
+      let rest = characters(word);
+      while (measure(rest.join(''), size, family, weight) > maxWidth && rest.length > 1) {
+        let cut = rest.length - 1;
+        while (cut > 1 && measure(rest.slice(0, cut).join(''), size, family, weight) > maxWidth) cut--;
+        lines.push(rest.slice(0, cut).join(''));
+        rest = rest.slice(cut);
       }
+      line = rest.join('');
     }
     if (line) lines.push(line);
   }
@@ -76,8 +78,8 @@ export function fitText(text: string, style: TextStyle): FittedText {
 function truncate(lines: string[], style: TextStyle, size: number): string[] {
   if (lines.length <= style.maxLines) return lines;
   const kept = lines.slice(0, style.maxLines);
-  let last = `${kept.at(-1) ?? ''}…`;
-  while (last.length > 1 && measure(last, size, style.family, style.weight) > style.maxWidth) last = `${last.slice(0, -2)}…`;
-  kept[kept.length - 1] = last;
+  const shown = characters(kept.at(-1) ?? '');
+  while (shown.length && measure(`${shown.join('')}…`, size, style.family, style.weight) > style.maxWidth) shown.pop();
+  kept[kept.length - 1] = `${shown.join('')}…`;
   return kept;
 }

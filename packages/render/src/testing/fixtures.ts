@@ -61,3 +61,6 @@ export function shortPitch(media: string[] = ['dashboard']): Pitch {
     { title: 'Try it today', durationMs: 1000, text: 'acme.dev' },
   ]);
 }
+
+/** Half of a surrogate pair on its own: what a cut through an emoji leaves, and draws as a box. */
+export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
