@@ -3,7 +3,7 @@ FROM node:20-bookworm-slim
 
 # ffmpeg and espeak-ng draw and voice the videos; the fonts are what the renderer types with.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends ffmpeg espeak-ng fonts-dejavu-core fonts-noto-core fonts-noto-color-emoji ca-certificates \
+ && apt-get install -y --no-install-recommends ffmpeg espeak-ng fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 RUN npm install -g pnpm@10.34.8
 

@@ -7,10 +7,11 @@ const TOOLS = [
   { command: 'espeak-ng', args: ['--version'], apt: 'espeak-ng', brew: 'espeak-ng' },
 ] as const;
 
-/** The font families the renderer types with (text, symbols, emoji), and their Debian packages. */
+/** The font families the renderer types with, and their Debian packages: text, symbols, CJK, emoji. */
 const FONTS = [
   { family: 'Noto Sans', apt: 'fonts-noto-core' },
   { family: 'DejaVu Sans', apt: 'fonts-dejavu-core' },
+  { family: 'Noto Sans CJK JP', apt: 'fonts-noto-cjk' },
   { family: 'Noto Color Emoji', apt: 'fonts-noto-color-emoji' },
 ] as const;
 

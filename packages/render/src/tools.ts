@@ -29,7 +29,7 @@ export async function checkRenderTools(): Promise<Record<(typeof TOOLS)[number][
   }
   if (missing.length) {
     const packages = [...new Set(missing)].join(' ');
-    throw new RenderError(`The renderer needs ${packages}: install with \`apt-get install -y ${packages} fonts-noto-core fonts-dejavu-core fonts-noto-color-emoji\``);
+    throw new RenderError(`The renderer needs ${packages}: install with \`apt-get install -y ${packages} fonts-noto-core fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji\``);
   }
   const listing = async (list: string) => (await run('ffmpeg', ['-hide_banner', list], { failure: 'ffmpeg does not run' })).toString();
   const [encoders, filters] = await Promise.all([listing('-encoders'), listing('-filters')]);

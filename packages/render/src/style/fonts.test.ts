@@ -20,11 +20,29 @@ function colouredPixels(text: string, family: string): number {
   return coloured;
 }
 
+/** A character drawn on its own, as a string of its pixels to compare with another's. */
+function glyph(character: string, family: string): string {
+  const canvas = createCanvas(64, 64);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#000000';
+  ctx.fillRect(0, 0, 64, 64);
+  ctx.fillStyle = '#ffffff';
+  ctx.font = font(48, family, 700);
+  ctx.fillText(character, 8, 52);
+  return Buffer.from(ctx.getImageData(0, 0, 64, 64).data).toString('base64');
+}
+
 describe('font stacks', () => {
   it('type emoji in colour, in titles, with a brand font that is not installed, and in code', () => {
     expect(colouredPixels('🚀 ✨', sansStack(null))).toBeGreaterThan(500);
     expect(colouredPixels('🚀 ✨', sansStack('Some Brand Font'))).toBeGreaterThan(500);
     expect(colouredPixels('// 🐛', monoStack())).toBeGreaterThan(500);
+  });
+
+  it('type Chinese, Japanese and Korean: each character its own glyph, not the same missing-glyph box', () => {
+    const drawn = ['公', '開', '한', '文'].map((character) => glyph(character, sansStack(null)));
+    expect(new Set(drawn).size).toBe(4);
+    expect(drawn.every((pixels) => pixels !== glyph('\u{10FFFD}', sansStack(null)))).toBe(true);
   });
 
   it('type plain text in white, with no colour', () => {

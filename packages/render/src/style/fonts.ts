@@ -1,12 +1,13 @@
 import { GlobalFonts } from '@napi-rs/canvas';
 
 /**
- * Installed with fonts-noto-core, fonts-dejavu-core and fonts-noto-color-emoji: DejaVu covers
- * symbols Noto Sans lacks, and release notes and commit messages are full of emoji.
+ * Installed with fonts-noto-core, fonts-dejavu-core, fonts-noto-cjk and fonts-noto-color-emoji:
+ * DejaVu covers symbols Noto Sans lacks, Noto Sans CJK Chinese, Japanese and Korean, and release
+ * notes and commit messages are full of emoji.
  */
-const EMOJI = 'Noto Color Emoji';
-const SANS_FALLBACK = ['Noto Sans', 'DejaVu Sans', EMOJI];
-const MONO = ['JetBrains Mono', 'DejaVu Sans Mono', EMOJI];
+const CJK_AND_EMOJI = ['Noto Sans CJK JP', 'Noto Color Emoji'];
+const SANS_FALLBACK = ['Noto Sans', 'DejaVu Sans', ...CJK_AND_EMOJI];
+const MONO = ['JetBrains Mono', 'DejaVu Sans Mono', ...CJK_AND_EMOJI];
 
 function quote(family: string): string {
   return `"${family.replace(/["\\]/g, '')}"`;
