@@ -43,11 +43,13 @@ const CASES: [Aspect, Sound][] = [
   ['3:4', on(true, false, true)], ['2:3', on(false, true, true)], ['4:5', on(true, true, true)],
 ];
 
+// The portrait case shows a phone's portrait clip, the widescreen one a landscape clip, 4:3 an
+// animated GIF; the others a picture.
+const MEDIA: Partial<Record<Aspect, string[]>> = { '9:16': ['portrait'], '16:9': ['clip'], '4:3': ['demo'] };
+
 describe('renderComposition', () => {
   it.each(CASES)('renders a %s video with sound %j: exact size, 30 fps, H.264 + AAC, exact length', async (aspect, sound) => {
-    // The portrait case shows a phone's portrait clip, the widescreen one a landscape clip;
-    // the others a picture.
-    const media = aspect === '9:16' ? ['portrait'] : aspect === '16:9' ? ['clip'] : ['dashboard'];
+    const media = MEDIA[aspect] ?? ['dashboard'];
     const composition = composeProduction({ brief: sampleBrief(server.url, { aspect, sound }), pitch: shortPitch(media) });
     const phases: Phase[] = [];
     const progress: number[] = [];

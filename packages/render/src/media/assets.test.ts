@@ -39,7 +39,7 @@ async function failure(composition: Composition, options: Partial<Parameters<typ
 
 describe('loadAssets', () => {
   it('downloads, checks and scales pictures of every accepted type, a video and the logo', async () => {
-    for (const path of ['/dashboard.png', '/chart.jpg', '/phone.webp', '/photo.avif', '/untyped.png']) {
+    for (const path of ['/dashboard.png', '/chart.jpg', '/phone.webp', '/photo.avif', '/still.gif', '/untyped.png']) {
       const assets = await loadAssets(withMedia('image', path, '/logo.png'), { fetchMedia: local, dir });
       const picture = assets.images.get('image-1');
       expect(picture?.width).toBeGreaterThan(0);
@@ -49,6 +49,12 @@ describe('loadAssets', () => {
     }
     const video = await loadAssets(withMedia('video', '/clip.mp4'), { fetchMedia: local, dir });
     expect(video.videos.get('image-1')).toMatchObject({ width: 480, height: 270, durationMs: 1000, hdr: false });
+  });
+
+  it('plays an animated GIF given as a picture, as a video', async () => {
+    const assets = await loadAssets(withMedia('image', '/demo.gif'), { fetchMedia: local, dir });
+    expect(assets.images.has('image-1')).toBe(false);
+    expect(assets.videos.get('image-1')).toMatchObject({ width: 320, height: 200, durationMs: 1000, hdr: false });
   });
 
   it('marks a phone\'s HDR clip (HEVC, HLG) to be tone-mapped', async () => {

@@ -2,12 +2,13 @@ import { join } from 'node:path';
 import type { Canvas } from '@napi-rs/canvas';
 import type { Composition } from '../composition/schema.ts';
 import { layoutFor } from '../draw/layout.ts';
-import { checkVideo, decodeImage, type VideoFile } from './decode.ts';
+import { checkVideo, decodeImage, isAnimatedGif, type VideoFile } from './decode.ts';
 import { DEFAULT_MEDIA_LIMITS, describe, download, type FetchMedia, type MediaLimit, type MediaRole } from './fetch-media.ts';
 
 export interface Assets {
   /** Pictures decoded and scaled to the largest size a scene draws them at. */
   images: Map<string, Canvas>;
+  /** Videos, and animated GIFs given as pictures: both play. */
   videos: Map<string, VideoFile>;
   logo: Canvas | null;
 }
@@ -36,8 +37,9 @@ export async function loadAssets(composition: Composition, options: LoadAssetsOp
   const jobs: (() => Promise<void>)[] = composition.media.filter((asset) => used.has(asset.id)).map((asset, i) => async () => {
     const subject = describe(asset.kind, asset.id, asset.url, asset.name);
     const { body, type } = await download(subject, asset.kind, options.fetchMedia, limits[asset.kind], options.signal);
-    if (asset.kind === 'image') assets.images.set(asset.id, await decodeImage(body, type, subject, pictureBox));
-    else assets.videos.set(asset.id, await checkVideo(body, join(options.dir, `video-${i}.${type}`), subject, options.signal));
+    const moving = asset.kind === 'video' || (type === 'gif' && await isAnimatedGif(body, options.signal));
+    if (moving) assets.videos.set(asset.id, await checkVideo(body, join(options.dir, `video-${i}.${type}`), subject, options.signal));
+    else assets.images.set(asset.id, await decodeImage(body, type, subject, pictureBox));
   });
   const logoUrl = composition.brand.logoUrl;
   if (logoUrl) {

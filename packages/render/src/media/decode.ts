@@ -48,6 +48,21 @@ export async function decodeImage(body: Buffer, type: SniffedType, subject: Medi
   return canvas;
 }
 
+/**
+ * Whether a GIF has more than one frame: an animation (a screen capture, as READMEs are full
+ * of) plays as a video, a still one is drawn as a picture. A GIF ffprobe cannot read is left
+ * to the picture decoder, which explains the failure.
+ */
+export async function isAnimatedGif(body: Buffer, signal?: AbortSignal): Promise<boolean> {
+  const frames = await run('ffprobe', [
+    '-v', 'error', '-count_packets', '-select_streams', 'v:0', '-show_entries', 'stream=nb_read_packets', '-of', 'csv=p=0', '-i', 'pipe:0',
+  ], { signal, failure: 'The GIF could not be read', input: body }).catch((error: unknown) => {
+    if (signal?.aborted) throw error;
+    return null;
+  });
+  return Number(frames?.toString().trim()) > 1;
+}
+
 /** Writes a downloaded video to disk and checks that ffmpeg can decode a picture from it. */
 export async function checkVideo(body: Buffer, file: string, subject: MediaSubject, signal?: AbortSignal): Promise<VideoFile> {
   await writeFile(file, body);

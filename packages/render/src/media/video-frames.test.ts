@@ -9,11 +9,16 @@ import { VideoFrames } from './video-frames.ts';
 let server: Awaited<ReturnType<typeof startMediaServer>>;
 let dir: string;
 let hdrClip: string;
+let demoGif: string;
 beforeAll(async () => {
   server = await startMediaServer();
   dir = await mkdtemp(join(tmpdir(), 'vp-video-frames-'));
-  hdrClip = join(dir, 'hdr-clip.mov');
-  await writeFile(hdrClip, Buffer.from(await (await fetch(server.url('/hdr-clip.mov'))).arrayBuffer()));
+  const save = async (path: string) => {
+    const file = join(dir, path.slice(1));
+    await writeFile(file, Buffer.from(await (await fetch(server.url(path))).arrayBuffer()));
+    return file;
+  };
+  [hdrClip, demoGif] = await Promise.all([save('/hdr-clip.mov'), save('/demo.gif')]);
 });
 afterAll(async () => {
   await server.close();
@@ -40,5 +45,19 @@ describe('VideoFrames', () => {
 
   it('would show it washed out without tone mapping: the clip really is HDR', async () => {
     expect(await offBy({ file: hdrClip, hdr: false }, HDR_CLIP_COLOR)).toBeGreaterThan(30);
+  });
+
+  it('plays an animated GIF at 30 frames a second, and loops it', async () => {
+    const frames = new VideoFrames({ file: demoGif, hdr: false }, 64, 40, undefined);
+    try {
+      // A new GIF frame every 100 ms: every third frame at 30 a second; 30 frames later it has looped.
+      const played = [];
+      for (let i = 0; i < 34; i++) played.push(Buffer.from(await frames.next()));
+      expect(played[1]?.equals(played[0]!)).toBe(true);
+      expect(played[3]?.equals(played[0]!)).toBe(false);
+      expect(played[30]?.equals(played[0]!)).toBe(true);
+    } finally {
+      frames.close();
+    }
   });
 });

@@ -23,7 +23,7 @@ export const CODE_FILE = {
   ].join('\n'),
 };
 
-/** A brief with every kind of scene: title, code, pictures (and videos), a statement, an end card. */
+/** A brief with every kind of scene: title, code, pictures (one animated) and videos, a statement, an end card. */
 export function sampleBrief(url: (path: string) => string, format: BriefInput['format'] = {}): Brief {
   return Brief.parse({
     intent: 'Announce release 2.4',
@@ -32,6 +32,7 @@ export function sampleBrief(url: (path: string) => string, format: BriefInput['f
       { id: 'chart', kind: 'image', url: url('/chart.jpg'), name: 'Chart' },
       { id: 'clip', kind: 'video', url: url('/clip.mp4'), name: 'Walkthrough' },
       { id: 'portrait', kind: 'video', url: url('/portrait-clip.mp4'), name: 'Phone recording' },
+      { id: 'demo', kind: 'image', url: url('/demo.gif'), name: 'Demo' },
     ],
     code: [CODE_FILE],
     format,

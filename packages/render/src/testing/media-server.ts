@@ -46,6 +46,11 @@ function avifPicture(): Promise<Buffer> {
   return encode('testsrc2=size=640x400', ['-frames:v', '1', '-c:v', 'libaom-av1', '-still-picture', '1', '-cpu-used', '8'], 'avif');
 }
 
+/** A GIF of testsrc2 at 10 frames a second: a second of animation, or one still frame. */
+function gif(animated: boolean): Promise<Buffer> {
+  return encode('testsrc2=size=320x200:rate=10', animated ? ['-t', '1'] : ['-frames:v', '1'], 'gif');
+}
+
 /** The start of an iPhone photo (HEIF with HEVC): enough to be recognised, never decoded. */
 const HEIC_HEAD = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic\0\0\0\0mif1heic', 'latin1'), Buffer.alloc(200, 0)]);
 
@@ -77,7 +82,7 @@ function turnedUpright(mp4: Buffer): Buffer {
 /**
  * A local HTTP server with good and bad media for tests: pictures in every accepted type,
  * a short video (also as a phone's portrait clip), a phone's HDR clip, a logo, and a 404, an
- * HTML page, an iPhone photo (HEIC), damaged files and a redirect.
+ * HTML page, an iPhone photo (HEIC), an animated GIF, damaged files and a redirect.
  */
 export async function startMediaServer(): Promise<{ url: (path: string) => string; close: () => Promise<void>; requests: string[] }> {
   const png = (w: number, h: number, hue: number) => samplePicture(w, h, hue).toBuffer('image/png');
@@ -93,6 +98,8 @@ export async function startMediaServer(): Promise<{ url: (path: string) => strin
     '/chart.jpg': { type: 'image/jpeg', body: samplePicture(1200, 900, 30).toBuffer('image/jpeg', 85) },
     '/phone.webp': { type: 'image/webp', body: samplePicture(700, 1400, 280).toBuffer('image/webp', 85) },
     '/photo.avif': { type: 'image/avif', body: await avifPicture() },
+    '/still.gif': { type: 'image/gif', body: await gif(false) },
+    '/demo.gif': { type: 'image/gif', body: await gif(true) },
     '/photo.heic': { type: 'application/octet-stream', body: HEIC_HEAD },
     '/logo.png': { type: 'image/png', body: logo.toBuffer('image/png') },
     '/clip.mp4': { type: 'video/mp4', body: clip },
