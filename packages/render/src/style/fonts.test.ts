@@ -2,8 +2,8 @@ import { createCanvas } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import { font, monoStack, sansStack } from './fonts.ts';
 
-/** Pixels of a white-on-black line of text that are clearly coloured (a missing glyph's box is white). */
-function colouredPixels(text: string, family: string): number {
+/** The RGBA pixels of a line of text typed in white on black, 80 px bold. */
+function typed(text: string, family: string): Uint8ClampedArray {
   const canvas = createCanvas(400, 120);
   const ctx = canvas.getContext('2d');
   ctx.fillStyle = '#000000';
@@ -11,7 +11,12 @@ function colouredPixels(text: string, family: string): number {
   ctx.fillStyle = '#ffffff';
   ctx.font = font(80, family, 700);
   ctx.fillText(text, 10, 95);
-  const { data } = ctx.getImageData(0, 0, 400, 120);
+  return ctx.getImageData(0, 0, 400, 120).data;
+}
+
+/** Pixels that are clearly coloured: a missing glyph's box is white. */
+function colouredPixels(text: string, family: string): number {
+  const data = typed(text, family);
   let coloured = 0;
   for (let i = 0; i < data.length; i += 4) {
     const channels = [data[i] ?? 0, data[i + 1] ?? 0, data[i + 2] ?? 0];
@@ -20,16 +25,9 @@ function colouredPixels(text: string, family: string): number {
   return coloured;
 }
 
-/** A character drawn on its own, as a string of its pixels to compare with another's. */
+/** A character's picture, to compare with another's. */
 function glyph(character: string, family: string): string {
-  const canvas = createCanvas(64, 64);
-  const ctx = canvas.getContext('2d');
-  ctx.fillStyle = '#000000';
-  ctx.fillRect(0, 0, 64, 64);
-  ctx.fillStyle = '#ffffff';
-  ctx.font = font(48, family, 700);
-  ctx.fillText(character, 8, 52);
-  return Buffer.from(ctx.getImageData(0, 0, 64, 64).data).toString('base64');
+  return Buffer.from(typed(character, family)).toString('base64');
 }
 
 describe('font stacks', () => {
