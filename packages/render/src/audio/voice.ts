@@ -7,15 +7,28 @@ const MAX_WORDS_PER_MINUTE = 400;
 const FADE_MS = 60;
 
 /**
+ * Emoji, with the joiners, variation selectors, skin tones and flag letters they are made of:
+ * they belong on screen, but espeak-ng reads out their names ("Ship it rocket").
+ */
+const EMOJI = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\p{Emoji_Modifier}|[\u200d\ufe0f\u20e3]/gu;
+
+/** The words of a line to say aloud. */
+export function speakable(text: string): string {
+  return text.replace(EMOJI, ' ').replace(/\s+/g, ' ').replace(/ ([,.;:!?])/g, '$1').trim();
+}
+
+/**
  * A voiceover line spoken by espeak-ng, at 48 kHz. A line that would outlast `maxMs` is
  * spoken faster (up to 400 words a minute), and cut with a short fade if it still does.
  */
 export async function speak(line: VoiceLine, maxMs: number, signal?: AbortSignal): Promise<Float32Array> {
-  let samples = await synthesise(line.text, line.voice, line.wordsPerMinute, signal);
+  const text = speakable(line.text);
+  if (!text) return new Float32Array();
+  let samples = await synthesise(text, line.voice, line.wordsPerMinute, signal);
   const maxSamples = Math.max(0, Math.floor((maxMs / 1000) * SAMPLE_RATE));
   if (samples.length > maxSamples && line.wordsPerMinute < MAX_WORDS_PER_MINUTE) {
     const faster = Math.min(MAX_WORDS_PER_MINUTE, Math.ceil(line.wordsPerMinute * (samples.length / maxSamples) * 1.08));
-    samples = await synthesise(line.text, line.voice, faster, signal);
+    samples = await synthesise(text, line.voice, faster, signal);
   }
   if (samples.length > maxSamples) {
     samples = samples.slice(0, maxSamples);
