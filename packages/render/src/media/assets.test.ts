@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeImages } from '../composition/compose-images.ts';
 import type { Composition } from '../composition/schema.ts';
+import { layoutFor } from '../draw/layout.ts';
 import { MediaError } from '../errors.ts';
 import { startMediaServer } from '../testing/media-server.ts';
 import { loadAssets } from './assets.ts';
@@ -49,6 +50,14 @@ describe('loadAssets', () => {
     }
     const video = await loadAssets(withMedia('video', '/clip.mp4'), { fetchMedia: local, dir });
     expect(video.videos.get('image-1')).toMatchObject({ width: 480, height: 270, durationMs: 1000, hdr: false });
+  });
+
+  it('draws an SVG logo at the size it is shown, not at its own 24 × 24, and a bitmap never larger than it is', async () => {
+    const side = Math.round(640 * layoutFor(854, 480).unit);
+    const svg = await loadAssets(withMedia('image', '/dashboard.png', '/icon.svg'), { fetchMedia: local, dir });
+    expect([svg.logo?.width, svg.logo?.height]).toEqual([side, side]);
+    const png = await loadAssets(withMedia('image', '/dashboard.png', '/logo.png'), { fetchMedia: local, dir });
+    expect([png.logo?.width, png.logo?.height]).toEqual([Math.min(240, side), Math.min(240, side)]);
   });
 
   it('plays an animated GIF given as a picture, as a video', async () => {

@@ -25,8 +25,9 @@ function failure(subject: MediaSubject, reason: string, details: string | null =
 }
 
 /**
- * Decodes a picture and scales it down to fit `box` (never up), once, so each frame draws
- * a picture no larger than it needs.
+ * Decodes a picture and scales it to fit `box`, once, so each frame draws a picture no larger
+ * than it needs: a bitmap only ever down, an SVG (often a logo drawn at 24 × 24) up too, since
+ * it is drawn from its vectors and stays sharp at any size.
  */
 export async function decodeImage(body: Buffer, type: SniffedType, subject: MediaSubject, box: { width: number; height: number }): Promise<Canvas> {
   const declared = imageDimensions(body, type);
@@ -40,7 +41,8 @@ export async function decodeImage(body: Buffer, type: SniffedType, subject: Medi
     throw failure(subject, 'could not be decoded: the file is damaged or not a picture', String(error), error);
   }
   if (!image.width || !image.height) throw failure(subject, 'could not be decoded: it has no size');
-  const scale = Math.min(1, box.width / image.width, box.height / image.height);
+  const fit = Math.min(box.width / image.width, box.height / image.height);
+  const scale = type === 'svg' ? fit : Math.min(1, fit);
   const canvas = createCanvas(Math.max(1, Math.round(image.width * scale)), Math.max(1, Math.round(image.height * scale)));
   const ctx = canvas.getContext('2d');
   ctx.imageSmoothingQuality = 'high';

@@ -51,6 +51,10 @@ function gif(animated: boolean): Promise<Buffer> {
   return encode('testsrc2=size=320x200:rate=10', animated ? ['-t', '1'] : ['-frames:v', '1'], 'gif');
 }
 
+/** A logo as icon sets ship them: a 24 × 24 SVG. */
+const ICON_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24">'
+  + '<circle cx="12" cy="12" r="10" fill="#ff5a36"/><path d="M7 12l3 3 7-7" stroke="#fff" stroke-width="2" fill="none"/></svg>';
+
 /** The start of an iPhone photo (HEIF with HEVC): enough to be recognised, never decoded. */
 const HEIC_HEAD = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic\0\0\0\0mif1heic', 'latin1'), Buffer.alloc(200, 0)]);
 
@@ -81,7 +85,7 @@ function turnedUpright(mp4: Buffer): Buffer {
 
 /**
  * A local HTTP server with good and bad media for tests: pictures in every accepted type,
- * a short video (also as a phone's portrait clip), a phone's HDR clip, a logo, and a 404, an
+ * a short video (also as a phone's portrait clip), a phone's HDR clip, logos, and a 404, an
  * HTML page, an iPhone photo (HEIC), an animated GIF, damaged files and a redirect.
  */
 export async function startMediaServer(): Promise<{ url: (path: string) => string; close: () => Promise<void>; requests: string[] }> {
@@ -102,6 +106,7 @@ export async function startMediaServer(): Promise<{ url: (path: string) => strin
     '/demo.gif': { type: 'image/gif', body: await gif(true) },
     '/photo.heic': { type: 'application/octet-stream', body: HEIC_HEAD },
     '/logo.png': { type: 'image/png', body: logo.toBuffer('image/png') },
+    '/icon.svg': { type: 'image/svg+xml', body: Buffer.from(ICON_SVG) },
     '/clip.mp4': { type: 'video/mp4', body: clip },
     '/portrait-clip.mp4': { type: 'video/mp4', body: turnedUpright(clip) },
     '/hdr-clip.mov': { type: 'video/quicktime', body: await hdrClip() },
