@@ -1,19 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-
-/** Programs the renderer runs, and the Debian packages that provide them. */
-const TOOLS = [
-  { command: 'ffmpeg', args: ['-version'], apt: 'ffmpeg', brew: 'ffmpeg' },
-  { command: 'ffprobe', args: ['-version'], apt: 'ffmpeg', brew: 'ffmpeg' },
-  { command: 'espeak-ng', args: ['--version'], apt: 'espeak-ng', brew: 'espeak-ng' },
-] as const;
-
-/** The font families the renderer types with, and their Debian packages: text, symbols, CJK, emoji. */
-const FONTS = [
-  { family: 'Noto Sans', apt: 'fonts-noto-core' },
-  { family: 'DejaVu Sans', apt: 'fonts-dejavu-core' },
-  { family: 'Noto Sans CJK JP', apt: 'fonts-noto-cjk' },
-  { family: 'Noto Color Emoji', apt: 'fonts-noto-color-emoji' },
-] as const;
+import { RENDER_FONTS as FONTS, RENDER_TOOLS as TOOLS } from '@vp/render/system-packages';
 
 function present(tool: (typeof TOOLS)[number]): boolean {
   return spawnSync(tool.command, tool.args, { stdio: 'ignore' }).status === 0;

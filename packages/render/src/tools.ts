@@ -1,11 +1,6 @@
 import { RenderError } from './errors.ts';
 import { run } from './process.ts';
-
-const TOOLS = [
-  { command: 'ffmpeg', args: ['-version'], apt: 'ffmpeg' },
-  { command: 'ffprobe', args: ['-version'], apt: 'ffmpeg' },
-  { command: 'espeak-ng', args: ['--version'], apt: 'espeak-ng' },
-] as const;
+import { RENDER_FONTS, RENDER_TOOLS as TOOLS } from './system-packages.ts';
 
 /** What the renderer asks of ffmpeg beyond a bare build. */
 const FFMPEG_NEEDS = {
@@ -29,7 +24,8 @@ export async function checkRenderTools(): Promise<Record<(typeof TOOLS)[number][
   }
   if (missing.length) {
     const packages = [...new Set(missing)].join(' ');
-    throw new RenderError(`The renderer needs ${packages}: install with \`apt-get install -y ${packages} fonts-noto-core fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji\``);
+    const fonts = RENDER_FONTS.map((font) => font.apt).join(' ');
+    throw new RenderError(`The renderer needs ${packages}: install with \`apt-get install -y ${packages} ${fonts}\``);
   }
   const listing = async (list: string) => (await run('ffmpeg', ['-hide_banner', list], { failure: 'ffmpeg does not run' })).toString();
   const [encoders, filters] = await Promise.all([listing('-encoders'), listing('-filters')]);

@@ -1,0 +1,20 @@
+/**
+ * What the renderer needs from the machine, and the packages that provide it: read by the
+ * render worker's check at start and by the README's commands, which install what is missing.
+ * No imports, so a script can read it without loading the renderer.
+ */
+
+/** The programs the renderer runs. */
+export const RENDER_TOOLS = [
+  { command: 'ffmpeg', args: ['-version'], apt: 'ffmpeg', brew: 'ffmpeg' },
+  { command: 'ffprobe', args: ['-version'], apt: 'ffmpeg', brew: 'ffmpeg' },
+  { command: 'espeak-ng', args: ['--version'], apt: 'espeak-ng', brew: 'espeak-ng' },
+] as const;
+
+/** The font families it types with, and their Debian packages: text, symbols, CJK, emoji. */
+export const RENDER_FONTS = [
+  { family: 'Noto Sans', apt: 'fonts-noto-core' },
+  { family: 'DejaVu Sans', apt: 'fonts-dejavu-core' },
+  { family: 'Noto Sans CJK JP', apt: 'fonts-noto-cjk' },
+  { family: 'Noto Color Emoji', apt: 'fonts-noto-color-emoji' },
+] as const;
