@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sansStack } from '../style/fonts.ts';
-import { fitText, wrap } from './text.ts';
 import { LONE_SURROGATE } from '../testing/fixtures.ts';
+import { fitText, wrap } from './text.ts';
 
 const FAMILY = sansStack(null);
 

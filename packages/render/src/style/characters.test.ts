@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { characters, shorten } from './characters.ts';
 import { LONE_SURROGATE } from '../testing/fixtures.ts';
-
+import { characters, shorten } from './characters.ts';
 
 describe('characters', () => {
   it('keeps emoji, flags, families and accented letters whole', () => {
