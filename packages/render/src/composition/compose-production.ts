@@ -43,7 +43,7 @@ export function composeProduction({ brief, pitch }: { brief: Brief; pitch: Pitch
       kind,
       startMs,
       durationMs: shot.durationMs,
-      title: shot.title,
+      title: kind === 'outro' ? signOff(brief, pitch) : shot.title,
       text: shot.text,
       media: media.map((assetId, m) => ({ assetId, camera: cameraMove(i + m) })),
       code: code ? excerptOf(code) : null,
@@ -64,6 +64,14 @@ export function composeProduction({ brief, pitch }: { brief: Brief; pitch: Pitch
     scenes,
     audio: audioPlan(brief, shots, scenes),
   });
+}
+
+/**
+ * The end card's headline: the brand, else the video's title. The last shot's own title names
+ * it in the shot list ("Call to action"); what it puts on screen is its text, shown beneath.
+ */
+function signOff(brief: Brief, pitch: Pitch): string {
+  return brief.brand.name?.trim() || pitch.title;
 }
 
 function sceneKind(index: number, count: number, hasMedia: boolean, hasCode: boolean): SceneKind {

@@ -73,6 +73,17 @@ describe('composeProduction', () => {
     expect(fixed.durationMs).toBe(6000);
   });
 
+  it('signs the end card off with the brand, else the video\'s title, and the last shot\'s line beneath', () => {
+    const pitch = samplePitch([
+      { title: 'What\'s new', durationMs: 2000, text: 'Release 2.4' },
+      { title: 'Call to action', durationMs: 2000, text: 'Try it today.' },
+    ]);
+    const brief = sampleBrief(url);
+    const outro = (b: typeof brief) => composeProduction({ brief: b, pitch }).scenes[1];
+    expect(outro(brief)).toMatchObject({ kind: 'outro', title: 'Acme', text: 'Try it today.' });
+    expect(outro({ ...brief, brand: { ...brief.brand, name: null } })).toMatchObject({ kind: 'outro', title: 'Release 2.4', text: 'Try it today.' });
+  });
+
   it('sorts shots by their index and uses a text scene for shots without media or code', () => {
     const pitch = samplePitch([
       { title: 'Why', durationMs: 2000, text: 'Because timeouts matter' },
