@@ -72,6 +72,7 @@ export async function planComposition(composition: Composition, theme: Theme): P
 
 type Texts = Pick<ScenePlan, 'body' | 'heading' | 'sub'>;
 
+/** The texts of a scene; a subtitle, eyebrow or caption that only repeats the main text is left out. */
 function layoutTexts(scene: Scene, layout: Layout, theme: Theme): Texts {
   const u = layout.unit;
   const width = layout.content.width;
@@ -80,24 +81,32 @@ function layoutTexts(scene: Scene, layout: Layout, theme: Theme): Texts {
   const fit = (text: string | null, style: Parameters<typeof fitText>[1]) => (text?.trim() ? fitText(text.trim(), style) : null);
   switch (scene.kind) {
     case 'title':
-    case 'outro':
+    case 'outro': {
+      const headline = scene.title ?? theme.brandName;
       return {
-        body: fit(scene.title ?? theme.brandName, { ...bold, weight: 800, maxSize: 112 * u, minSize: 52 * u, maxWidth: width * 0.9, maxLines: 3, leading: 1.1 }),
+        body: fit(headline, { ...bold, weight: 800, maxSize: 112 * u, minSize: 52 * u, maxWidth: width * 0.9, maxLines: 3, leading: 1.1 }),
         heading: null,
-        sub: fit(scene.text, { ...regular, maxSize: 40 * u, minSize: 28 * u, maxWidth: width * 0.8, maxLines: 2, leading: 1.35 }),
+        sub: sameWords(scene.text, headline) ? null : fit(scene.text, { ...regular, maxSize: 40 * u, minSize: 28 * u, maxWidth: width * 0.8, maxLines: 2, leading: 1.35 }),
       };
+    }
     case 'text':
       return {
         body: fit(scene.text ?? scene.title, { ...bold, maxSize: 84 * u, minSize: 44 * u, maxWidth: Math.min(width - 60 * u, 1500 * u), maxLines: 4, leading: 1.14 }),
         heading: null,
-        sub: scene.text ? fit(scene.title?.toUpperCase() ?? null, { ...bold, maxSize: 30 * u, minSize: 22 * u, maxWidth: width, maxLines: 1 }) : null,
+        sub: scene.text && !sameWords(scene.title, scene.text) ? fit(scene.title?.toUpperCase() ?? null, { ...bold, maxSize: 30 * u, minSize: 22 * u, maxWidth: width, maxLines: 1 }) : null,
       };
     case 'media':
     case 'code':
       return {
         body: null,
         heading: fit(scene.title, { ...bold, maxSize: layout.headingSize, minSize: 34 * u, maxWidth: width, maxLines: layout.portrait ? 2 : 1 }),
-        sub: fit(scene.text, { ...regular, weight: 500, maxSize: 30 * u, minSize: 24 * u, maxWidth: width * 0.7, maxLines: 2, leading: 1.3 }),
+        sub: sameWords(scene.text, scene.title) ? null : fit(scene.text, { ...regular, weight: 500, maxSize: 30 * u, minSize: 24 * u, maxWidth: width * 0.7, maxLines: 2, leading: 1.3 }),
       };
   }
+}
+
+/** Whether two texts say the same words, whatever their case, spacing and punctuation. */
+function sameWords(a: string | null, b: string | null): boolean {
+  const words = (text: string | null) => text?.toLocaleLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim() ?? '';
+  return words(a) !== '' && words(a) === words(b);
 }
