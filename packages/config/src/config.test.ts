@@ -29,6 +29,12 @@ describe('configuration', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/LINK_SIGNING_SECRET, URL_SIGNING_SECRET, WEBHOOK_SECRET_KEY/);
   });
 
+  it('points links at the port it listens on, unless BASE_URL and APP_URL say otherwise', () => {
+    expect(loadConfig({ PORT: '8080' })).toMatchObject({ baseUrl: 'http://localhost:8080', appUrl: 'http://localhost:8080' });
+    expect(loadConfig({ PORT: '8080', BASE_URL: 'https://api.example.com/' })).toMatchObject({ baseUrl: 'https://api.example.com', appUrl: 'https://api.example.com' });
+    expect(loadConfig({ BASE_URL: 'https://api.example.com', APP_URL: 'https://app.example.com' })).toMatchObject({ appUrl: 'https://app.example.com' });
+  });
+
   it('explains an invalid value', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ PITCH_WRITER: 'openai' })).toThrow(/PITCH_WRITER_URL: required/);

@@ -33,7 +33,7 @@ const Env = z.object({
 
   HOST: z.string().default('0.0.0.0'),
   PORT: int(3000),
-  BASE_URL: z.url().default('http://localhost:3000'),
+  BASE_URL: z.url().optional(),
   APP_URL: z.url().optional(),
   BODY_LIMIT_BYTES: int(8 * 1024 * 1024),
   // Behind a load balancer: take the client address from X-Forwarded-For (rate limits per address).
@@ -110,6 +110,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const weak = (['LINK_SIGNING_SECRET', 'URL_SIGNING_SECRET', 'WEBHOOK_SECRET_KEY'] as const).filter((k) => DEV_SECRET.test(e[k]));
     if (weak.length) throw new Error(`Invalid environment: set ${weak.join(', ')} in production`);
   }
+  // Links in e-mails and webhooks point here: by default, this process's own port.
+  const baseUrl = e.BASE_URL ?? `http://localhost:${e.PORT}`;
   return {
     env: e.NODE_ENV,
     logLevel: e.LOG_LEVEL,
@@ -124,8 +126,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     devStack: { postgresPort: e.DEV_POSTGRES_PORT, temporalPort: e.DEV_TEMPORAL_PORT, temporalUiPort: e.DEV_TEMPORAL_UI_PORT },
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
     http: { host: e.HOST, port: e.PORT, bodyLimitBytes: e.BODY_LIMIT_BYTES, trustProxy: e.TRUST_PROXY },
-    baseUrl: e.BASE_URL.replace(/\/$/, ''),
-    appUrl: (e.APP_URL ?? e.BASE_URL).replace(/\/$/, ''),
+    baseUrl: baseUrl.replace(/\/$/, ''),
+    appUrl: (e.APP_URL ?? baseUrl).replace(/\/$/, ''),
     switches: { pitches: e.PITCHES_ENABLED, webhooks: e.WEBHOOKS_ENABLED, links: e.LINKS_ENABLED },
     pitchWriter:
       e.PITCH_WRITER === 'openai'
