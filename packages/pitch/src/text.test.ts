@@ -53,6 +53,8 @@ describe('humanizePath', () => {
     ['src/billing/InvoiceExport.ts', 'Invoice export'],
     ['src/cache/index.ts', 'Cache'],
     ['src/tax/round.ts', 'Tax round'],
+    ['packages/render/src/plan/plan.ts', 'Plan'],
+    ['src/Auth/auth.go', 'Auth'],
     ['lib/user_avatar.component.tsx', 'User avatar'],
     ['README', 'Readme'],
   ])('%s reads "%s"', (path, name) => {

@@ -112,8 +112,8 @@ export function humanizePath(path: string): string {
   if (/^(index|main|mod|__init__|init|lib)$/i.test(stem) && parts.length > 1) {
     name = parts.at(-2) ?? name;
     stem = name;
-  } else if (folder && /^[\p{L}\p{N}]+$/u.test(stem) && !/\p{Lu}.*\p{Lu}/u.test(stem)) {
-    // A one-word file name says little on its own: "tax/round.ts" reads "Tax round".
+  } else if (folder && /^[\p{L}\p{N}]+$/u.test(stem) && !/\p{Lu}.*\p{Lu}/u.test(stem) && folder.toLocaleLowerCase('en') !== stem.toLocaleLowerCase('en')) {
+    // A one-word file name says little on its own: "tax/round.ts" reads "Tax round" ("plan/plan.ts" just "Plan").
     stem = `${folder} ${stem}`;
   }
   const spaced = stem
