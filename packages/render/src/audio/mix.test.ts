@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeProduction } from '../composition/compose-production.ts';
+import { COMPOSITION_VERSION, Composition } from '../composition/schema.ts';
 import { sampleBrief, shortPitch } from '../testing/fixtures.ts';
 import { audioPeak, audioSamples, loudness } from '../testing/inspect.ts';
 import { buildStems, mixStems, speakLines, type Stems } from './mix.ts';
@@ -36,6 +37,28 @@ function tone(db: number, burstAtSeconds?: number): StereoTrack {
   track.addMono(samples, 0);
   return track;
 }
+
+describe('speakLines', () => {
+  const composition = (lines: { sceneId: string; text: string }[]) => Composition.parse({
+    version: COMPOSITION_VERSION, title: 'Voice', width: 640, height: 360, fps: 30, durationMs: 6000,
+    brand: { name: null, primaryColor: '#ff5a36', backgroundColor: '#101522', textColor: '#ffffff', fontFamily: null, logoUrl: null },
+    media: [],
+    scenes: ['a', 'b', 'c'].map((id, i) => ({
+      id, kind: 'text', startMs: i * 2000, durationMs: 2000, title: id, text: null, media: [], code: null, transition: { kind: 'cut', durationMs: 0 },
+    })),
+    audio: { voiceover: lines.map((line) => ({ ...line, offsetMs: 0, voice: 'en-us', wordsPerMinute: 150 })), music: null, sfx: [], loudnessLufs: -16 },
+  });
+  const LONG = 'Every render now shows its progress, its phase and its queue position, right on the dashboard.';
+  const seconds = (samples: Float32Array | undefined) => (samples?.length ?? 0) / SAMPLE_RATE;
+
+  it('lets a line run on over the scenes after it until the next line starts, or the video ends', async () => {
+    const [alone] = await speakLines(composition([{ sceneId: 'a', text: LONG }]));
+    expect(seconds(alone)).toBeGreaterThan(2);
+    expect(seconds(alone)).toBeLessThanOrEqual(6);
+    const [hurried] = await speakLines(composition([{ sceneId: 'a', text: LONG }, { sceneId: 'b', text: 'Next.' }]));
+    expect(seconds(hurried)).toBeLessThanOrEqual(2);
+  });
+});
 
 describe('mixStems', () => {
   it.each([-16, -23])('brings voice, music and effects to the target loudness (%d LUFS), true peak under -1.5 dBTP', async (target) => {

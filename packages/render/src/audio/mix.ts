@@ -19,13 +19,17 @@ export interface Stems {
 /** Voiceover lines spoken ahead of the mix, keyed by their index in the audio plan. */
 export type SpokenLines = Float32Array[];
 
-/** Speaks every voiceover line (espeak-ng), each fitted to the room its scene leaves. */
+/**
+ * Speaks every voiceover line (espeak-ng), each fitted to the room it has: until the next
+ * line starts, or the video ends. A shot cut in two (code, then its pictures) is one line.
+ */
 export function speakLines(composition: Composition, signal?: AbortSignal): Promise<SpokenLines> {
   const scenes = new Map(composition.scenes.map((scene) => [scene.id, scene]));
-  return Promise.all(composition.audio.voiceover.map((line) => {
-    const scene = scenes.get(line.sceneId);
-    const room = scene ? scene.durationMs - line.offsetMs - VOICE_TAIL_MS : 0;
-    return speak(line, Math.max(300, room), signal);
+  const starts = composition.audio.voiceover.map((line) => (scenes.get(line.sceneId)?.startMs ?? 0) + line.offsetMs);
+  return Promise.all(composition.audio.voiceover.map((line, i) => {
+    const start = starts[i] ?? 0;
+    const next = Math.min(composition.durationMs, ...starts.filter((other) => other > start));
+    return speak(line, Math.max(300, next - start - VOICE_TAIL_MS), signal);
   }));
 }
 

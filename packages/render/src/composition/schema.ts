@@ -98,7 +98,7 @@ export const VoiceLine = z.object({
   offsetMs: Ms,
   /** An espeak-ng voice, such as `en-us` or `en-gb`. */
   voice: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_+-]{0,39}$/),
-  /** Speaking rate; raised at render time when the line would outlast its scene. */
+  /** Speaking rate; raised at render time when the line would run into the next one or past the end. */
   wordsPerMinute: z.int().min(80).max(450),
 });
 export type VoiceLine = z.infer<typeof VoiceLine>;
