@@ -1,10 +1,10 @@
-import type { Brief, Pitch, Shot } from '@vp/contracts';
+import type { Brief, MediaItem, Pitch, Shot } from '@vp/contracts';
 import { excerptOf } from '../code/excerpt.ts';
 import { brandStyle } from './brand.ts';
 import { cameraMove, transitionInto } from './choreography.ts';
 import { ASPECT_SIZES } from './frame-size.ts';
 import {
-  COMPOSITION_VERSION, Composition, type AudioPlan, type Music, type Scene, type SceneKind, type Transition,
+  COMPOSITION_VERSION, Composition, type AudioPlan, type MediaPlacement, type Music, type Scene, type SceneKind,
 } from './schema.ts';
 
 /** Voice lines start a little after their scene's cut, once the picture has settled. */
@@ -31,25 +31,25 @@ export function composeProduction({ brief, pitch }: { brief: Brief; pitch: Pitch
 
   const scenes: Scene[] = [];
   let startMs = 0;
-  let previous: Transition['kind'] | null = null;
   shots.forEach((shot, i) => {
-    const media = shot.mediaIds.filter((id) => mediaById.has(id));
+    const media = shot.mediaIds.flatMap((id) => mediaById.get(id) ?? []);
     const code = shot.codePaths.map((path) => codeByPath.get(path)).find((file) => file !== undefined);
     const kind = sceneKind(i, shots.length, media.length > 0, code !== undefined);
-    const transition = transitionInto(kind, previous, [shots[i - 1]?.durationMs ?? shot.durationMs, shot.durationMs]);
-    previous = transition.kind;
-    scenes.push({
+    const scene: Omit<Scene, 'startMs' | 'transition'> = {
       id: `shot-${shot.index}`,
       kind,
-      startMs,
       durationMs: shot.durationMs,
       title: kind === 'outro' ? signOff(brief, pitch) : shot.title,
       text: shot.text,
-      media: media.map((assetId, m) => ({ assetId, camera: cameraMove(i + m) })),
-      code: code ? excerptOf(code) : null,
-      transition: i === 0 ? { kind: 'cut', durationMs: 0 } : transition,
-    });
-    startMs += shot.durationMs;
+      media: kind === 'media' ? placements(media, i) : [],
+      code: code && kind === 'code' ? excerptOf(code) : null,
+    };
+    for (const part of kind === 'code' ? withCutIn(scene, media, i) : [scene]) {
+      const before = scenes.at(-1);
+      const transition = before ? transitionInto(part.kind, before.transition.kind, [before.durationMs, part.durationMs]) : { kind: 'cut' as const, durationMs: 0 };
+      scenes.push({ ...part, startMs, transition });
+      startMs += part.durationMs;
+    }
   });
 
   const used = new Set(scenes.flatMap((scene) => scene.media.map((m) => m.assetId)));
@@ -64,6 +64,28 @@ export function composeProduction({ brief, pitch }: { brief: Brief; pitch: Pitch
     scenes,
     audio: audioPlan(brief, shots, scenes),
   });
+}
+
+/** A code shot that also shows media cuts to them for the last part of its time, if both parts have room. */
+const CUT_IN_SHARE = 0.4;
+const MIN_PART_MS = 1500;
+
+function withCutIn(editor: Omit<Scene, 'startMs' | 'transition'>, media: MediaItem[], shotNumber: number): Omit<Scene, 'startMs' | 'transition'>[] {
+  const cutInMs = Math.round(editor.durationMs * CUT_IN_SHARE);
+  if (!media.length || cutInMs < MIN_PART_MS || editor.durationMs - cutInMs < MIN_PART_MS) return [editor];
+  return [
+    { ...editor, durationMs: editor.durationMs - cutInMs },
+    {
+      ...editor, id: `${editor.id}-media`, kind: 'media', durationMs: cutInMs, code: null,
+      // The caption says what the picture shows, in the brief's words, when it says so.
+      text: media[0]?.description ?? editor.text,
+      media: placements(media, shotNumber),
+    },
+  ];
+}
+
+function placements(media: MediaItem[], shotNumber: number): MediaPlacement[] {
+  return media.map(({ id }, m) => ({ assetId: id, camera: cameraMove(shotNumber + m) }));
 }
 
 /**

@@ -84,6 +84,33 @@ describe('composeProduction', () => {
     expect(outro({ ...brief, brand: { ...brief.brand, name: null } })).toMatchObject({ kind: 'outro', title: 'Release 2.4', text: 'Try it today.' });
   });
 
+  it('cuts a code shot that also shows a picture to it for the last part of its time, when both parts have room', () => {
+    const brief = sampleBrief(url);
+    const described = { ...brief, media: brief.media.map((m) => (m.id === 'dashboard' ? { ...m, description: 'Every render at a glance.' } : m)) };
+    const pitch = (durationMs: number) => samplePitch([
+      { title: 'Release 2.4', durationMs: 2000 },
+      { title: 'Configurable timeouts', durationMs, codePaths: [CODE_FILE.path], mediaIds: ['dashboard'], text: 'Timeouts you choose', voiceover: 'Timeouts are configurable.' },
+      { title: 'Try it today', durationMs: 2000 },
+    ]);
+    const long = composeProduction({ brief: described, pitch: pitch(5000) });
+    expect(long.scenes.map((s) => [s.id, s.kind, s.startMs, s.durationMs, s.text])).toEqual([
+      ['shot-0', 'title', 0, 2000, null],
+      ['shot-1', 'code', 2000, 3000, 'Timeouts you choose'],
+      ['shot-1-media', 'media', 5000, 2000, 'Every render at a glance.'],
+      ['shot-2', 'outro', 7000, 2000, null],
+    ]);
+    expect(long.scenes[2]).toMatchObject({ title: 'Configurable timeouts', code: null, media: [{ assetId: 'dashboard' }] });
+    expect(long.scenes[2]?.transition.durationMs).toBeGreaterThan(0);
+    expect(long.durationMs).toBe(9000);
+    expect(long.audio.voiceover.map((line) => line.sceneId)).toEqual(['shot-1']);
+    expect(long.media.map((m) => m.id)).toEqual(['dashboard']);
+
+    // Too short to show both: the editor alone, and the picture is not even fetched.
+    const short = composeProduction({ brief: described, pitch: pitch(2500) });
+    expect(short.scenes.map((s) => s.kind)).toEqual(['title', 'code', 'outro']);
+    expect(short.media).toEqual([]);
+  });
+
   it('sorts shots by their index and uses a text scene for shots without media or code', () => {
     const pitch = samplePitch([
       { title: 'Why', durationMs: 2000, text: 'Because timeouts matter' },
