@@ -9,6 +9,7 @@ import { errorResponse, notFound, onError, validationHook } from './http/errors.
 import { requestContext } from './http/request-context.ts';
 import { publishOpenApi } from './openapi.ts';
 import { productionRoutes } from './productions/routes.ts';
+import { linkPageRoutes } from './links/page-routes.ts';
 import { linkRoutes } from './links/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { deliveryRoutes } from './delivery/routes.ts';
@@ -39,6 +40,7 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
   app.route('/v1/productions', productionRoutes<GatewayEnv>({ ...deps, caller: (c) => c.var.principal }));
   app.route('/v1/webhooks', webhookRoutes<GatewayEnv>({ ...deps, caller: (c) => c.var.principal }));
   app.route('/production-links', linkRoutes<GatewayEnv>(deps));
+  app.route('/go', linkPageRoutes(deps));
   const blobs = deps.blobs ?? createBlobStore(deps.config.blobs);
   app.route('/v1/renders', renderRoutes<GatewayEnv>({ ...deps, blobs, caller: (c) => c.var.principal }));
   app.route('/', renderVideoRoutes({ ...deps, blobs }));

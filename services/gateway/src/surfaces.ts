@@ -22,6 +22,8 @@ export const SURFACES: readonly Surface[] = [
   { name: 'capture', prefix: '/v1/capture', access: 'capture', limit: null },
   { name: 'import', prefix: '/v1/import', access: 'import', limit: null },
   { name: 'production-links', prefix: '/production-links', access: 'public', limit: { perMinute: 30, per: 'ip' } },
+  // The page those links open counts against the same 30 a minute.
+  { name: 'production-links', prefix: '/go', access: 'public', limit: { perMinute: 30, per: 'ip' } },
 ];
 
 /** Any other /v1 path still needs a live key; it then answers 404. */

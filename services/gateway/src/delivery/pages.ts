@@ -1,5 +1,5 @@
 import type { Export, Project, ProjectVersion } from '@vp/db';
-import { html, page } from './html.ts';
+import { html, page } from '../http/html.ts';
 
 export function formatDuration(ms: number): string {
   const seconds = Math.round(ms / 1000);

@@ -7,6 +7,7 @@ import { mintLinkToken, readLinkToken } from '@vp/links';
 import type { Mailer, MailMessage } from '@vp/mail';
 import { seedAccount, test, waitFor } from '@vp/testing';
 import { startReceiver, type Receiver } from '@vp/webhooks/testing';
+import { escapeHtml } from '../http/html.ts';
 import { createTestGateway, createTestStack, json, withKey } from '../test-app.ts';
 
 const mail: MailMessage[] = [];
@@ -45,6 +46,11 @@ function visitor(stack: Pick<Stack, 'app'>) {
     get: (token: string) => request(`/production-links/${token}`),
     post: (token: string, action: 'greenlight' | 'comments' | 'decline', body?: unknown) =>
       request(`/production-links/${token}/${action}`, body === undefined ? { method: 'POST' } : { json: body }),
+    /** The page the link opens in a browser, and its forms. */
+    open: (token: string, query = '') => stack.app.request(`/go/${token}${query}`, { headers: { 'x-forwarded-for': address, accept: 'text/html' } }),
+    submit: (token: string, action: 'greenlight' | 'comment' | 'decline', fields: Record<string, string> = {}) => stack.app.request(`/go/${token}/${action}`, {
+      method: 'POST', headers: { 'x-forwarded-for': address, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString(),
+    }),
   };
 }
 
@@ -243,6 +249,92 @@ describe('revoked links (403 revoked)', () => {
     }
     // The owner's e-mailed link still works.
     expect((await you.post(p.emailToken, 'greenlight')).status).toBe(200);
+  });
+});
+
+describe('the page a link opens (/go/{token})', () => {
+  it('shows the pitch with forms to greenlight, comment and decline; opening it, as mail scanners do, acts on nothing', async ({ stack, database }) => {
+    const p = await pitchReady(stack, database.db);
+    const { link } = await json(await visitor(stack).get(p.emailToken));
+    const res = await visitor(stack).open(p.emailToken, '?action=greenlight');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const page = await res.text();
+    expect(page).toContain(`<h1>${escapeHtml(link.pitch.title)}</h1>`);
+    for (const shot of link.pitch.shots) expect(page).toContain(escapeHtml(shot.title));
+    expect(page).toMatch(/<button type="submit" autofocus>Greenlight for 10 credits<\/button>/);
+    for (const action of ['greenlight', 'comment', 'decline']) expect(page).toContain(`action="${stack.config.appUrl}/go/${p.emailToken}/${action}"`);
+    expect(page).toContain('3 rounds left');
+    expect(await p.stage()).toBe('pitch_ready');
+    expect(await database.db.productionEvent.count({ where: { productionId: p.production.id, kind: 'greenlit' } })).toBe(0);
+  });
+
+  it('greenlights from its form: 303 back to the page, which says so; submitting again (a reload) is refused and charges nothing more', async ({ stack, database }) => {
+    const p = await pitchReady(stack, database.db);
+    const you = visitor(stack);
+    const res = await you.submit(p.emailToken, 'greenlight');
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe(`${stack.config.appUrl}/go/${p.emailToken}?done=greenlight`);
+    expect(await balance(database.db, p.account.id)).toBe(90);
+    expect(await database.db.productionEvent.findFirstOrThrow({ where: { productionId: p.production.id, kind: 'greenlit' } })).toMatchObject({ actor: `email:${p.account.email}` });
+    const after = await (await you.open(p.emailToken, '?done=greenlight')).text();
+    expect(after).toContain('Greenlit. The credits are charged');
+    expect(after).not.toContain('name="comment"');
+
+    const again = await you.submit(p.emailToken, 'greenlight');
+    expect(again.status).toBe(409);
+    expect(await again.text()).toContain('already answered');
+    expect(await database.db.creditEntry.count({ where: { productionId: p.production.id, kind: 'charge' } })).toBe(1);
+  });
+
+  it('comments and declines from its forms; a blank comment or a too long reason shows the page again with the problem and what was typed (400)', async ({ stack, database }) => {
+    const p = await pitchReady(stack, database.db);
+    const you = visitor(stack);
+    const blank = await you.submit(p.emailToken, 'comment', { comment: '   ' });
+    expect(blank.status).toBe(400);
+    expect(await blank.text()).toContain('Write a comment of 1 to 4000 characters.');
+    const long = await you.submit(p.emailToken, 'decline', { reason: 'r'.repeat(1001) });
+    expect(long.status).toBe(400);
+    expect(await long.text()).toContain(`>${'r'.repeat(1001)}</textarea>`);
+    expect(await p.stage()).toBe('pitch_ready');
+
+    const commented = await you.submit(p.emailToken, 'comment', { comment: 'Mention the streaming encoder' });
+    expect(commented.status).toBe(303);
+    expect(await database.db.productionEvent.findFirstOrThrow({ where: { productionId: p.production.id, kind: 'comment' } }))
+      .toMatchObject({ actor: `email:${p.account.email}`, payload: expect.objectContaining({ comment: 'Mention the streaming encoder' }) });
+
+    const q = await pitchReady(stack, database.db);
+    expect((await you.submit(q.webhookToken, 'decline')).status).toBe(303);
+    expect(await q.stage()).toBe('declined');
+  });
+
+  it('says why when a link cannot be used: not ours (404), expired (no forms; acting is 410)', async ({ stack, database }) => {
+    const you = visitor(stack);
+    const forged = await you.open('garbage');
+    expect(forged.status).toBe(404);
+    expect(await forged.text()).toContain('This link cannot be used');
+
+    const p = await pitchReady(stack, database.db);
+    const claims = readLinkToken(stack.config.secrets.links, p.emailToken)!;
+    const expired = mintLinkToken(stack.config.secrets.links, { ...claims, expiresAt: new Date(Date.now() - 1000) });
+    const page = await (await you.open(expired)).text();
+    expect(page).toContain('This link expired');
+    expect(page).not.toContain('<form');
+    expect((await you.submit(expired, 'greenlight')).status).toBe(410);
+    expect(await p.stage()).toBe('pitch_ready');
+  });
+
+  linksOff('answers 503 when links are switched off', async ({ switchedOff }) => {
+    const res = await visitor(switchedOff).open('any');
+    expect(res.status).toBe(503);
+    expect(await res.text()).toContain('Greenlight links are switched off on this server.');
+  });
+
+  it('counts against the links\' 30 requests a minute per address', async ({ stack }) => {
+    const you = visitor(stack);
+    await Promise.all(Array.from({ length: 15 }, () => you.get('garbage')));
+    const pages = await Promise.all(Array.from({ length: 16 }, () => you.open('garbage')));
+    expect(pages.filter((r) => r.status === 429)).toHaveLength(1);
   });
 });
 

@@ -40,6 +40,9 @@ const STYLE = `
   button { font: inherit; padding: 8px 14px; border-radius: 8px; border: 0; background: var(--accent); color: #fff; cursor: pointer; }
   pre { overflow: auto; max-height: 420px; font-size: .8rem; background: var(--bg); padding: 12px; border-radius: 8px; }
   .status-done { color: #15803d; } .status-failed { color: #b91c1c; }
+  textarea { display: block; width: 100%; min-height: 5em; margin: 8px 0 12px; font: inherit; padding: 8px 10px; border-radius: 8px; border: 1px solid var(--line); background: var(--bg); color: var(--fg); }
+  button.quiet { background: transparent; color: var(--fg); border: 1px solid var(--line); }
+  .notice { border-left: 4px solid var(--accent); } .notice.problem { border-left-color: #b91c1c; }
 `;
 
 /** A whole page: one stylesheet, no scripts. */

@@ -1,0 +1,65 @@
+import { Hono, type Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { ApiError, LinkCommentBody, LinkDeclineBody } from '@vp/contracts';
+import type { GatewayEnv } from '../env.ts';
+import { linkPage, PAGE_ACTIONS, unusableLinkPage, type PageAction } from './page.ts';
+import * as service from './service.ts';
+
+const pageAction = (value: string | undefined): PageAction | null => PAGE_ACTIONS.find((action) => action === value) ?? null;
+
+/**
+ * /go/{token}: the page a greenlight link opens (`{app_url}/go/<token>?action=…`). Its forms
+ * post back here and act through the same service as /production-links. After an action the
+ * browser is sent back to the page (303), so a reload never acts twice.
+ */
+export function linkPageRoutes(deps: service.LinkDeps) {
+  const app = new Hono<GatewayEnv>();
+  const pageUrl = (token: string) => `${deps.config.appUrl}/go/${token}`;
+  const formUrl = (token: string) => (action: PageAction) => `${pageUrl(token)}/${action}`;
+
+  /** The page, with `problem` when an action was refused; a link that cannot be read gets a page saying why. */
+  async function show(c: Context, token: string, view: Omit<Parameters<typeof linkPage>[0], 'link' | 'formUrl'>, status: ContentfulStatusCode = 200) {
+    c.header('Cache-Control', 'no-store');
+    try {
+      const { link } = await service.read(deps, token);
+      return c.html(linkPage({ link, formUrl: formUrl(token), ...view }), status);
+    } catch (error) {
+      if (error instanceof ApiError) return c.html(unusableLinkPage(error.message), error.status as ContentfulStatusCode);
+      throw error;
+    }
+  }
+
+  app.get('/:token', (c) => show(c, c.req.param('token'), {
+    action: pageAction(c.req.query('action')), done: pageAction(c.req.query('done')), problem: null,
+  }));
+
+  app.post('/:token/:action', async (c) => {
+    const token = c.req.param('token');
+    const action = pageAction(c.req.param('action'));
+    if (!action) return c.html(unusableLinkPage('There is no such action.'), 404);
+    const form = await c.req.parseBody();
+    const field = (name: string) => (typeof form[name] === 'string' ? form[name].trim() : '');
+    const comment = field('comment');
+    const reason = field('reason');
+    try {
+      await service.act(deps, token, toAction(action, comment, reason));
+      return c.redirect(`${pageUrl(token)}?done=${action}`, 303);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      return show(c, token, { action, done: null, problem: error.message, comment, reason }, error.status as ContentfulStatusCode);
+    }
+  });
+
+  return app;
+}
+
+/** The form's fields as the action the API takes, checked by the same schemas. */
+function toAction(action: PageAction, comment: string, reason: string): service.LinkAction {
+  if (action === 'greenlight') return { kind: 'greenlight' };
+  if (action === 'comment') {
+    if (!LinkCommentBody.safeParse({ comment }).success) throw new ApiError(400, 'Write a comment of 1 to 4000 characters.', 'invalid_request');
+    return { kind: 'comment', comment };
+  }
+  if (!LinkDeclineBody.safeParse({ reason }).success) throw new ApiError(400, 'A reason can be at most 1000 characters.', 'invalid_request');
+  return { kind: 'decline', ...(reason ? { reason } : {}) };
+}
