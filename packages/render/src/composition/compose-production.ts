@@ -11,6 +11,9 @@ import {
 const VOICE_OFFSET_MS = 250;
 const WORDS_PER_MINUTE = 165;
 
+/** A scene before it is placed on the timeline. */
+type ScenePart = Omit<Scene, 'startMs' | 'transition'>;
+
 const MUSIC_BY_TEMPLATE: Record<Brief['format']['template'], Pick<Music, 'key' | 'bpm' | 'progression'>> = {
   changelog: { key: 'C', bpm: 96, progression: ['I', 'V', 'vi', 'IV'] },
   launch: { key: 'D', bpm: 112, progression: ['vi', 'IV', 'I', 'V'] },
@@ -21,7 +24,7 @@ const MUSIC_BY_TEMPLATE: Record<Brief['format']['template'], Pick<Music, 'key' |
 
 /**
  * The project a greenlit pitch becomes: one scene per shot, in order, with the shot's
- * length; the brief's media and code, brand and format; the audio plan from the
+ * length (a code shot with pictures, two: see `withCutIn`); the brief's media and code, brand and format; the audio plan from the
  * shots' voiceover lines and the format's sound switches.
  */
 export function composeProduction({ brief, pitch }: { brief: Brief; pitch: Pitch }): Composition {
@@ -35,7 +38,7 @@ export function composeProduction({ brief, pitch }: { brief: Brief; pitch: Pitch
     const media = shot.mediaIds.flatMap((id) => mediaById.get(id) ?? []);
     const code = shot.codePaths.map((path) => codeByPath.get(path)).find((file) => file !== undefined);
     const kind = sceneKind(i, shots.length, media.length > 0, code !== undefined);
-    const scene: Omit<Scene, 'startMs' | 'transition'> = {
+    const scene: ScenePart = {
       id: `shot-${shot.index}`,
       kind,
       durationMs: shot.durationMs,
@@ -70,7 +73,7 @@ export function composeProduction({ brief, pitch }: { brief: Brief; pitch: Pitch
 const CUT_IN_SHARE = 0.4;
 const MIN_PART_MS = 1500;
 
-function withCutIn(editor: Omit<Scene, 'startMs' | 'transition'>, media: MediaItem[], shotNumber: number): Omit<Scene, 'startMs' | 'transition'>[] {
+function withCutIn(editor: ScenePart, media: MediaItem[], shotNumber: number): ScenePart[] {
   const cutInMs = Math.round(editor.durationMs * CUT_IN_SHARE);
   if (!media.length || cutInMs < MIN_PART_MS || editor.durationMs - cutInMs < MIN_PART_MS) return [editor];
   return [

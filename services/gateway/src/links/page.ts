@@ -47,11 +47,13 @@ export function linkPage(input: {
     : done
       ? html`<p class="card notice" role="status">${DONE[done]}</p>`
       : null;
-  const where = link.state === 'expired'
-    ? html`<p class="card notice">This link expired on ${when(link.expiresAt)}. The production's owners can send a new one.</p>`
-    : link.state === 'stale' && !done
-      ? html`<p class="card notice">This pitch was already answered, or a newer version replaced it. ${STAGE[link.stage] ?? ''}</p>`
-      : null;
+  // Where the production stands, unless the notice above already says it.
+  const where = problem || done ? null
+    : link.state === 'expired'
+      ? html`<p class="card notice">This link expired on ${when(link.expiresAt)}. The production's owners can send a new one.</p>`
+      : link.state === 'stale'
+        ? html`<p class="card notice">This pitch was already answered, or a newer version replaced it. ${STAGE[link.stage] ?? ''}</p>`
+        : null;
   return page({
     title: `${pitch?.title ?? link.intent} · Pitch`,
     body: html`<h1>${pitch?.title ?? link.intent}</h1>
