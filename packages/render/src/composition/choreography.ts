@@ -1,4 +1,7 @@
-import type { MediaPlacement, SceneKind, Transition } from './schema.ts';
+import type { MediaPlacement, Scene, SceneKind, Transition } from './schema.ts';
+
+/** A scene before it is placed on the timeline. */
+export type ScenePart = Omit<Scene, 'startMs' | 'transition'>;
 
 /** Each kind of scene has a favourite way in; a repeat of the previous one takes the next in line. */
 const PREFERRED: Record<SceneKind, Transition['kind'][]> = {
@@ -17,6 +20,18 @@ export function transitionInto(kind: SceneKind, previous: Transition['kind'] | n
   const choice = options.find((option) => option !== previous) ?? options[0] ?? 'fade';
   const durationMs = Math.round(Math.min(TRANSITION_MS, 0.3 * Math.min(...neighbours)) / 10) * 10;
   return { kind: choice, durationMs };
+}
+
+/** Scenes end to end, each with its transition in (the first has none). */
+export function placeOnTimeline(parts: ScenePart[]): Scene[] {
+  let startMs = 0;
+  return parts.reduce<Scene[]>((scenes, part) => {
+    const before = scenes.at(-1);
+    const transition = before ? transitionInto(part.kind, before.transition.kind, [before.durationMs, part.durationMs]) : { kind: 'cut' as const, durationMs: 0 };
+    scenes.push({ ...part, startMs, transition });
+    startMs += part.durationMs;
+    return scenes;
+  }, []);
 }
 
 const MOVES: MediaPlacement['camera'][] = [

@@ -1,8 +1,8 @@
 import { brandStyle } from './brand.ts';
-import { cameraMove, transitionInto } from './choreography.ts';
+import { cameraMove, placeOnTimeline, type ScenePart } from './choreography.ts';
 import { transitionEffects } from './compose-production.ts';
 import { RESOLUTION_SIZES, type Resolution } from './frame-size.ts';
-import { COMPOSITION_VERSION, Composition, type Scene, type Transition } from './schema.ts';
+import { COMPOSITION_VERSION, Composition } from './schema.ts';
 
 export interface ComposeImagesInput {
   /** 1 to 10 images (PNG, JPEG or WebP), in order; `url` is read through `fetchMedia` when rendering. */
@@ -29,7 +29,7 @@ export function composeImages(input: ComposeImagesInput): Composition {
   const media = input.images.map((image, i) => ({
     id: `image-${i + 1}`, kind: 'image' as const, url: image.url, name: image.name?.trim() || `Image ${i + 1}`,
   }));
-  const plan: Omit<Scene, 'startMs' | 'transition'>[] = [
+  const plan: ScenePart[] = [
     { id: 'intro', kind: 'title', durationMs: INTRO_MS, title: appName ?? 'Take a look', text: null, media: [], code: null },
     ...media.map((asset, i) => ({
       id: `scene-${i + 1}`, kind: 'media' as const, durationMs: IMAGE_MS, title: null, text: null,
@@ -37,17 +37,7 @@ export function composeImages(input: ComposeImagesInput): Composition {
     })),
     { id: 'outro', kind: 'outro', durationMs: OUTRO_MS, title: appName, text: null, media: [], code: null },
   ];
-  let startMs = 0;
-  let previous: Transition['kind'] | null = null;
-  const scenes = plan.map((scene, i): Scene => {
-    const transition = i === 0
-      ? { kind: 'cut' as const, durationMs: 0 }
-      : transitionInto(scene.kind, previous, [plan[i - 1]?.durationMs ?? scene.durationMs, scene.durationMs]);
-    previous = transition.kind;
-    const placed = { ...scene, startMs, transition };
-    startMs += scene.durationMs;
-    return placed;
-  });
+  const scenes = placeOnTimeline(plan);
   const background = input.background === 'white' ? '#ffffff' : '#000000';
   const sound = { music: true, sfx: true, ...input.sound };
   return Composition.parse({
@@ -55,7 +45,7 @@ export function composeImages(input: ComposeImagesInput): Composition {
     title: appName ?? 'Images',
     ...RESOLUTION_SIZES[input.resolution],
     fps: 30,
-    durationMs: startMs,
+    durationMs: scenes.reduce((sum, scene) => sum + scene.durationMs, 0),
     brand: brandStyle({ name: appName, primaryColor: input.accent, backgroundColor: background }),
     media,
     scenes,

@@ -1,7 +1,7 @@
 import type { Brief, MediaItem, Pitch, Shot } from '@vp/contracts';
 import { excerptOf } from '../code/excerpt.ts';
 import { brandStyle } from './brand.ts';
-import { cameraMove, transitionInto } from './choreography.ts';
+import { cameraMove, placeOnTimeline, type ScenePart } from './choreography.ts';
 import { ASPECT_SIZES } from './frame-size.ts';
 import {
   COMPOSITION_VERSION, Composition, type AudioPlan, type MediaPlacement, type Music, type Scene, type SceneKind,
@@ -10,9 +10,6 @@ import {
 /** Voice lines start a little after their scene's cut, once the picture has settled. */
 const VOICE_OFFSET_MS = 250;
 const WORDS_PER_MINUTE = 165;
-
-/** A scene before it is placed on the timeline. */
-type ScenePart = Omit<Scene, 'startMs' | 'transition'>;
 
 const MUSIC_BY_TEMPLATE: Record<Brief['format']['template'], Pick<Music, 'key' | 'bpm' | 'progression'>> = {
   changelog: { key: 'C', bpm: 96, progression: ['I', 'V', 'vi', 'IV'] },
@@ -32,9 +29,7 @@ export function composeProduction({ brief, pitch }: { brief: Brief; pitch: Pitch
   const mediaById = new Map(brief.media.map((item) => [item.id, item]));
   const codeByPath = new Map(brief.code.map((file) => [file.path, file]));
 
-  const scenes: Scene[] = [];
-  let startMs = 0;
-  shots.forEach((shot, i) => {
+  const scenes = placeOnTimeline(shots.flatMap((shot, i) => {
     const media = shot.mediaIds.flatMap((id) => mediaById.get(id) ?? []);
     const code = shot.codePaths.map((path) => codeByPath.get(path)).find((file) => file !== undefined);
     const kind = sceneKind(i, shots.length, media.length > 0, code !== undefined);
@@ -47,13 +42,8 @@ export function composeProduction({ brief, pitch }: { brief: Brief; pitch: Pitch
       media: kind === 'media' ? placements(media, i) : [],
       code: code && kind === 'code' ? excerptOf(code) : null,
     };
-    for (const part of kind === 'code' ? withCutIn(scene, media, i) : [scene]) {
-      const before = scenes.at(-1);
-      const transition = before ? transitionInto(part.kind, before.transition.kind, [before.durationMs, part.durationMs]) : { kind: 'cut' as const, durationMs: 0 };
-      scenes.push({ ...part, startMs, transition });
-      startMs += part.durationMs;
-    }
-  });
+    return kind === 'code' ? withCutIn(scene, media, i) : [scene];
+  }));
 
   const used = new Set(scenes.flatMap((scene) => scene.media.map((m) => m.assetId)));
   return Composition.parse({
@@ -61,7 +51,7 @@ export function composeProduction({ brief, pitch }: { brief: Brief; pitch: Pitch
     title: pitch.title,
     ...ASPECT_SIZES[brief.format.aspect],
     fps: 30,
-    durationMs: startMs,
+    durationMs: scenes.reduce((sum, scene) => sum + scene.durationMs, 0),
     brand: brandStyle(brief.brand),
     media: brief.media.filter((item) => used.has(item.id)).map(({ id, kind, url, name }) => ({ id, kind, url, name })),
     scenes,
