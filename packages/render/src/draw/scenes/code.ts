@@ -38,7 +38,8 @@ export function codePainter(plan: ScenePlan, layout: Layout, theme: Theme): Pain
   return {
     draw(surface: Surface, t: number, alpha: number) {
       heading?.draw(surface, t, layout.content.x, layout.content.y, { enterAt, leaveAt }, alpha);
-      accentMark(surface, layout, theme, heading ? layout.content.y : code.window.y, heading?.height ?? Math.round(120 * u), t, { enterAt, leaveAt }, alpha);
+      const beside = { left: heading ? layout.content.x : code.window.x, top: heading ? layout.content.y : code.window.y, height: heading?.height ?? Math.round(120 * u) };
+      accentMark(surface, layout, theme, beside, t, { enterAt, leaveAt }, alpha);
       const enter = easeOutCubic(progress(t, enterAt + 100, 650));
       const leave = easeInCubic(progress(t, leaveAt + 100, 400));
       const opacity = alpha * enter * (1 - leave);

@@ -53,9 +53,8 @@ export function mediaPainter(plan: ScenePlan, layout: Layout, theme: Theme, asse
   return {
     async draw(surface: Surface, t: number, alpha: number) {
       heading?.draw(surface, t, layout.content.x, layout.content.y, { enterAt, leaveAt }, alpha);
-      const first = items[0];
-      const markTop = heading ? layout.content.y : (first?.card.y ?? layout.content.y);
-      accentMark(surface, layout, theme, markTop, heading?.height ?? Math.round(120 * layout.unit), t, { enterAt, leaveAt }, alpha);
+      const marked = heading ? { x: layout.content.x, y: layout.content.y } : (items[0]?.card ?? layout.content);
+      accentMark(surface, layout, theme, { left: marked.x, top: marked.y, height: heading?.height ?? Math.round(120 * layout.unit) }, t, { enterAt, leaveAt }, alpha);
       const enter = easeOutCubic(progress(t, enterAt + 80, 650));
       const leave = easeInCubic(progress(t, leaveAt + 100, 400));
       for (const [i, item] of items.entries()) {
