@@ -14,7 +14,8 @@ const pageAction = (value: string | undefined): PageAction | null => PAGE_ACTION
  */
 export function linkPageRoutes(deps: service.LinkDeps) {
   const app = new Hono<GatewayEnv>();
-  const pageUrl = (token: string) => `${deps.config.appUrl}/go/${token}`;
+  // Paths on this server, whatever APP_URL says: the page may be served here beside an app of one's own.
+  const pageUrl = (token: string) => `/go/${token}`;
   const formUrl = (token: string) => (action: PageAction) => `${pageUrl(token)}/${action}`;
 
   /** The page, with `problem` when an action was refused; a link that cannot be read gets a page saying why. */

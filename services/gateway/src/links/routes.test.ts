@@ -263,7 +263,7 @@ describe('the page a link opens (/go/{token})', () => {
     expect(page).toContain(`<h1>${escapeHtml(link.pitch.title)}</h1>`);
     for (const shot of link.pitch.shots) expect(page).toContain(escapeHtml(shot.title));
     expect(page).toMatch(/<button type="submit" autofocus>Greenlight for 10 credits<\/button>/);
-    for (const action of ['greenlight', 'comment', 'decline']) expect(page).toContain(`action="${stack.config.appUrl}/go/${p.emailToken}/${action}"`);
+    for (const action of ['greenlight', 'comment', 'decline']) expect(page).toContain(`action="/go/${p.emailToken}/${action}"`);
     expect(page).toContain('3 rounds left');
     expect(await p.stage()).toBe('pitch_ready');
     expect(await database.db.productionEvent.count({ where: { productionId: p.production.id, kind: 'greenlit' } })).toBe(0);
@@ -274,7 +274,7 @@ describe('the page a link opens (/go/{token})', () => {
     const you = visitor(stack);
     const res = await you.submit(p.emailToken, 'greenlight');
     expect(res.status).toBe(303);
-    expect(res.headers.get('location')).toBe(`${stack.config.appUrl}/go/${p.emailToken}?done=greenlight`);
+    expect(res.headers.get('location')).toBe(`/go/${p.emailToken}?done=greenlight`);
     expect(await balance(database.db, p.account.id)).toBe(90);
     expect(await database.db.productionEvent.findFirstOrThrow({ where: { productionId: p.production.id, kind: 'greenlit' } })).toMatchObject({ actor: `email:${p.account.email}` });
     const after = await (await you.open(p.emailToken, '?done=greenlight')).text();
