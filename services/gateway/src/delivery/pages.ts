@@ -1,13 +1,6 @@
 import type { Export, Project, ProjectVersion } from '@vp/db';
+import { formatBytes, formatDuration, formatUtc as when } from '../http/format.ts';
 import { html, page } from '../http/html.ts';
-
-export function formatDuration(ms: number): string {
-  const seconds = Math.round(ms / 1000);
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
-}
-
-const formatBytes = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`);
-const when = (date: Date) => date.toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
 
 /** The public player: the video with its poster frame, titled from the pitch. */
 export function sharePage(input: {

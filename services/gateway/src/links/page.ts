@@ -1,6 +1,6 @@
 import type { GreenlightLinkView, Pitch } from '@vp/contracts';
 import { html, page, type Markup } from '../http/html.ts';
-import { formatDuration } from '../delivery/pages.ts';
+import { formatDuration, formatUtc as when } from '../http/format.ts';
 
 export const PAGE_ACTIONS = ['greenlight', 'comment', 'decline'] as const;
 export type PageAction = (typeof PAGE_ACTIONS)[number];
@@ -23,8 +23,6 @@ const STAGE: Partial<Record<GreenlightLinkView['stage'], string>> = {
   cancelled: 'The production was cancelled.',
   failed: 'The production failed; the charge was refunded.',
 };
-
-const when = (iso: string) => iso.replace('T', ' ').slice(0, 16) + ' UTC';
 
 /**
  * The page a greenlight link opens, for people answering from their inbox: the pitch, and
@@ -57,7 +55,7 @@ export function linkPage(input: {
   return page({
     title: `${pitch?.title ?? link.intent} · Pitch`,
     body: html`<h1>${pitch?.title ?? link.intent}</h1>
-<p class="muted">${link.workspaceName} · pitch version ${link.pitchVersion} · ${formatDuration(link.format.durationMs)} · ${link.format.aspect}${pitch ? ` · ${pitch.estimatedCredits} credits` : ''}</p>
+<p class="muted">${link.workspaceName} · pitch version ${pitch?.version ?? link.currentPitchVersion} · ${formatDuration(link.format.durationMs)} · ${link.format.aspect}${pitch ? ` · ${pitch.estimatedCredits} credits` : ''}</p>
 ${notice}${where}
 ${link.state === 'open' ? actions(input) : null}
 ${link.delivery ? html`<p class="card"><a href="${link.delivery.shareUrl}">Watch the video</a></p>` : null}

@@ -302,6 +302,12 @@ describe('the page a link opens (/go/{token})', () => {
     expect(commented.status).toBe(303);
     expect(await database.db.productionEvent.findFirstOrThrow({ where: { productionId: p.production.id, kind: 'comment' } }))
       .toMatchObject({ actor: `email:${p.account.email}`, payload: expect.objectContaining({ comment: 'Mention the streaming encoder' }) });
+    // Once version 2 is written, the old link's page shows it, says the link's version was replaced, and offers no forms.
+    await waitFor(async () => (await p.stage()) === 'pitch_ready', { what: 'pitch version 2' });
+    const replaced = await (await you.open(p.emailToken)).text();
+    expect(replaced).toContain('pitch version 2');
+    expect(replaced).toContain('a newer version replaced it');
+    expect(replaced).not.toContain('<form');
 
     const q = await pitchReady(stack, database.db);
     expect((await you.submit(q.webhookToken, 'decline')).status).toBe(303);
