@@ -11,7 +11,7 @@ import { publicMediaFetcher } from './media/fetch-media.ts';
 import { renderComposition, type RenderOptions } from './render.ts';
 import { lumaDeviation } from './review/frames.ts';
 import { sampleBrief, shortPitch } from './testing/fixtures.ts';
-import { audioPeak, framesAt, shareNear, streams } from './testing/inspect.ts';
+import { audioPeak, framesAt, shareNear, streams, topLevelBoxes } from './testing/inspect.ts';
 import { startMediaServer } from './testing/media-server.ts';
 
 let server: Awaited<ReturnType<typeof startMediaServer>>;
@@ -63,6 +63,10 @@ describe('renderComposition', () => {
       ...size, codec: 'h264', pixels: 'yuv420p', fps: '30/1', frames: 150, audio: 'aac', sampleRate: '48000',
     });
     expect(Math.abs((await streams(result.file)).durationMs - 5000)).toBeLessThanOrEqual(1000 / 30);
+    // The index is up front: a player starts before the whole file has arrived.
+    const boxes = await topLevelBoxes(result.file);
+    expect(boxes.indexOf('moov')).toBeGreaterThan(-1);
+    expect(boxes.indexOf('moov')).toBeLessThan(boxes.indexOf('mdat'));
     expect(phases).toEqual([...PHASES]);
     expect(progress.at(-1)).toBe(1);
     expect(progress.every((p, i) => i === 0 || p >= (progress[i - 1] ?? 0))).toBe(true);

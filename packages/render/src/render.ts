@@ -8,7 +8,6 @@ import { Composition } from './composition/schema.ts';
 import { Compositor } from './draw/compositor.ts';
 import { themeFor } from './draw/theme.ts';
 import { FramePixels } from './encode/frame-pixels.ts';
-import { mux } from './encode/mux.ts';
 import { VideoEncoder } from './encode/video-encoder.ts';
 import { RenderError } from './errors.ts';
 import { loadAssets, type Assets } from './media/assets.ts';
@@ -86,14 +85,15 @@ export async function renderComposition(input: Composition, options: RenderOptio
     const poster = await buildVideo(plan, assets, videoFile, signal, (fraction) => phases.progress(fraction));
 
     phases.enter('reviewing');
-    // The soundtrack needs nothing from the frames: ffmpeg mixes it while the review decodes its
-    // samples, and polishing only waits for it (a failure still surfaces there, in order). It
-    // starts after the encoder has exited, so their memory is never needed at the same time.
+    // The soundtrack needs nothing from the frames: ffmpeg mixes it and puts it beside the
+    // video's stream while the review decodes its samples, and polishing only waits for it (a
+    // failure still surfaces there, in order). It starts after the encoder has exited, so their
+    // memory is never needed at the same time.
     const reviewed = reviewVideo(videoFile, { width, height, durationMs, audio: false, sampleAtMs: plan.midpoints, samplesAreKeyframes: true }, { signal });
     reviewed.catch(() => {});
-    const audioFile = join(dir, 'audio.m4a');
+    const finalFile = join(dir, 'final.mp4');
     soundtrack = mixStems(buildStems(composition, spoken, durationSeconds), {
-      dir, durationSeconds, loudnessLufs: composition.audio.loudnessLufs, outFile: audioFile, signal,
+      dir, durationSeconds, loudnessLufs: composition.audio.loudnessLufs, videoFile, outFile: finalFile, signal,
     });
     soundtrack.catch(() => {});
     await reviewed;
@@ -101,13 +101,11 @@ export async function renderComposition(input: Composition, options: RenderOptio
     phases.enter('polishing');
     await soundtrack;
     phases.progress(0.7);
-    const muxed = join(dir, 'final.mp4');
-    await mux(videoFile, audioFile, muxed, signal);
 
     phases.enter('exporting');
-    // The streams were copied, not re-encoded: the container alone needs checking again.
-    const review = await reviewVideo(muxed, { width, height, durationMs }, { signal });
-    await Promise.all([moveFile(muxed, options.outFile), writeFile(posterFile, poster)]);
+    // The video's stream was copied, not re-encoded: the container and the sound need checking.
+    const review = await reviewVideo(finalFile, { width, height, durationMs }, { signal });
+    await Promise.all([moveFile(finalFile, options.outFile), writeFile(posterFile, poster)]);
     phases.progress(1);
     phases.stop();
     return {

@@ -87,9 +87,15 @@ function addStereo(track: StereoTrack, sound: Float32Array, at: number, gain: nu
  * pass, then one gain and a peak limiter in the second. Effects alone are only limited, so a
  * few whooshes are not pumped up to speech level. With every stem off, the track is silent
  * AAC: players and the review always find an audio stream.
+ *
+ * With `videoFile`, the same ffmpeg puts the soundtrack beside that video's stream, copied as
+ * it is, in an MP4 with its index up front for streaming: no separate mux, and one file
+ * written instead of two.
  */
-export async function mixStems(stems: Stems, options: { dir: string; durationSeconds: number; loudnessLufs: number; outFile: string; signal?: AbortSignal }): Promise<void> {
-  const { dir, durationSeconds, loudnessLufs, outFile, signal } = options;
+export async function mixStems(stems: Stems, options: {
+  dir: string; durationSeconds: number; loudnessLufs: number; outFile: string; videoFile?: string; signal?: AbortSignal;
+}): Promise<void> {
+  const { dir, durationSeconds, loudnessLufs, outFile, videoFile, signal } = options;
   const inputs: string[] = [];
   const chains: string[] = [];
   const labels: Partial<Record<keyof Stems, string>> = {};
@@ -126,8 +132,10 @@ export async function mixStems(stems: Stems, options: { dir: string; durationSec
   // The native AAC encoder's `fast` coder: at 160 kbit/s it sounds at least as good as the
   // default `twoloop`, which is better only at low bitrates, for half the CPU (FFmpeg's authors
   // once made `fast` the default for that reason).
+  // The video goes in last, so the stems keep their input numbers in the graph.
+  const video = videoFile ? { input: ['-i', videoFile], output: ['-map', `${inputs.filter((arg) => arg === '-i').length}:v:0`, '-c:v', 'copy', '-movflags', '+faststart'] } : null;
   await run('ffmpeg', [
-    '-v', 'error', '-y', ...inputs, '-filter_complex', graph, '-map', '[out]',
+    '-v', 'error', '-y', ...inputs, ...(video?.input ?? []), '-filter_complex', graph, '-map', '[out]', ...(video?.output ?? []),
     '-t', durationSeconds.toFixed(6), '-c:a', 'aac', '-aac_coder', 'fast', '-b:a', '160k', '-ar', String(SAMPLE_RATE), outFile,
-  ], { signal, failure: 'The soundtrack could not be mixed' });
+  ], { signal, failure: videoFile ? 'The soundtrack could not be mixed and put with the video' : 'The soundtrack could not be mixed' });
 }

@@ -17,7 +17,7 @@ export class VideoEncoder {
       '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${width}x${height}`, '-framerate', '30', '-i', 'pipe:0',
       '-vf', RGB_TO_BT709,
       ...x264Args(keyframeTimesMs),
-      // No index up front here: the mux writes the final file and moves it there.
+      // No index up front here: the soundtrack's ffmpeg writes the final file and puts it there.
       '-an', outFile,
     ], { signal, failure: 'The video could not be encoded', collectStdout: false });
     this.child.done.catch((error: unknown) => {

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { probe } from '../probe.ts';
 import { run } from '../process.ts';
 import { grabFrames, type Picture } from '../review/frames.ts';
@@ -50,4 +51,19 @@ export async function audioSamples(file: string, sampleRate = 8000): Promise<Flo
     '-v', 'error', '-i', file, '-vn', '-af', 'pan=mono|c0=c0', '-ar', String(sampleRate), '-f', 'f32le', 'pipe:1',
   ], { failure: 'no audio' });
   return new Float32Array(pcm.buffer, pcm.byteOffset, Math.floor(pcm.length / 4));
+}
+
+/** The types of an MP4's top-level boxes, in file order ("ftyp", "moov", "mdat"…). */
+export async function topLevelBoxes(file: string): Promise<string[]> {
+  const data = await readFile(file);
+  const boxes: string[] = [];
+  for (let at = 0; at + 8 <= data.length;) {
+    const size = data.readUInt32BE(at);
+    boxes.push(data.toString('latin1', at + 4, at + 8));
+    // 1: a 64-bit size follows the type; 0: the box runs to the end of the file.
+    const length = size === 1 ? Number(data.readBigUInt64BE(at + 8)) : size === 0 ? data.length - at : size;
+    if (length < 8) break;
+    at += length;
+  }
+  return boxes;
 }
