@@ -129,11 +129,11 @@ export async function mixStems(stems: Stems, options: {
     inputs.push('-f', 'lavfi', '-i', `anullsrc=r=${SAMPLE_RATE}:cl=stereo`);
     graph = '[0:a]anull[out]';
   }
+  // The video goes in last, so the stems keep their input numbers in the graph.
+  const video = videoFile ? { input: ['-i', videoFile], output: ['-map', `${inputs.filter((arg) => arg === '-i').length}:v:0`, '-c:v', 'copy', '-movflags', '+faststart'] } : null;
   // The native AAC encoder's `fast` coder: at 160 kbit/s it sounds at least as good as the
   // default `twoloop`, which is better only at low bitrates, for half the CPU (FFmpeg's authors
   // once made `fast` the default for that reason).
-  // The video goes in last, so the stems keep their input numbers in the graph.
-  const video = videoFile ? { input: ['-i', videoFile], output: ['-map', `${inputs.filter((arg) => arg === '-i').length}:v:0`, '-c:v', 'copy', '-movflags', '+faststart'] } : null;
   await run('ffmpeg', [
     '-v', 'error', '-y', ...inputs, ...(video?.input ?? []), '-filter_complex', graph, '-map', '[out]', ...(video?.output ?? []),
     '-t', durationSeconds.toFixed(6), '-c:a', 'aac', '-aac_coder', 'fast', '-b:a', '160k', '-ar', String(SAMPLE_RATE), outFile,
