@@ -20,9 +20,9 @@ const MUSIC_BY_TEMPLATE: Record<Brief['format']['template'], Pick<Music, 'key' |
 };
 
 /**
- * The project a greenlit pitch becomes: one scene per shot, in order, with the shot's
- * length (a code shot with pictures, two: see `withCutIn`); the brief's media and code, brand and format; the audio plan from the
- * shots' voiceover lines and the format's sound switches.
+ * The project a greenlit pitch becomes: one scene per shot, in order, with the shot's length
+ * (a code shot with pictures, two: see `withCutIn`); the brief's media and code, brand and
+ * format; the audio plan from the shots' voiceover lines and the format's sound switches.
  */
 export function composeProduction({ brief, pitch }: { brief: Brief; pitch: Pitch }): Composition {
   const shots = [...pitch.shots].sort((a, b) => a.index - b.index);
@@ -34,7 +34,7 @@ export function composeProduction({ brief, pitch }: { brief: Brief; pitch: Pitch
     const code = shot.codePaths.map((path) => codeByPath.get(path)).find((file) => file !== undefined);
     const kind = sceneKind(i, shots.length, media.length > 0, code !== undefined);
     const scene: ScenePart = {
-      id: `shot-${shot.index}`,
+      id: shotSceneId(shot),
       kind,
       durationMs: shot.durationMs,
       title: kind === 'outro' ? signOff(brief, pitch) : shot.title,
@@ -89,6 +89,8 @@ function signOff(brief: Brief, pitch: Pitch): string {
   return brief.brand.name?.trim() || pitch.title;
 }
 
+const shotSceneId = (shot: Shot) => `shot-${shot.index}`;
+
 function sceneKind(index: number, count: number, hasMedia: boolean, hasCode: boolean): SceneKind {
   if (hasCode) return 'code';
   if (hasMedia) return 'media';
@@ -99,11 +101,15 @@ function sceneKind(index: number, count: number, hasMedia: boolean, hasCode: boo
 
 function audioPlan(brief: Brief, shots: Shot[], scenes: Scene[]): AudioPlan {
   const { sound, template } = brief.format;
+  // Each shot's line goes on the scene that opens it (a shot cut in two has two scenes).
+  const opening = new Map(scenes.map((scene) => [scene.id, scene]));
   const voiceover = sound.voiceover
-    ? scenes.flatMap((scene, i) => {
-      const text = shots[i]?.voiceover?.trim();
+    ? shots.flatMap((shot) => {
+      const scene = opening.get(shotSceneId(shot));
+      const text = shot.voiceover?.trim();
+      if (!scene || !text) return [];
       const offsetMs = Math.max(VOICE_OFFSET_MS, Math.round(scene.transition.durationMs / 2) + 100);
-      return text ? [{ sceneId: scene.id, text, offsetMs, voice: 'en-us', wordsPerMinute: WORDS_PER_MINUTE }] : [];
+      return [{ sceneId: scene.id, text, offsetMs, voice: 'en-us', wordsPerMinute: WORDS_PER_MINUTE }];
     })
     : [];
   return {

@@ -90,7 +90,7 @@ describe('composeProduction', () => {
     const pitch = (durationMs: number) => samplePitch([
       { title: 'Release 2.4', durationMs: 2000 },
       { title: 'Configurable timeouts', durationMs, codePaths: [CODE_FILE.path], mediaIds: ['dashboard'], text: 'Timeouts you choose', voiceover: 'Timeouts are configurable.' },
-      { title: 'Try it today', durationMs: 2000 },
+      { title: 'Try it today', durationMs: 2000, voiceover: 'Try it today.' },
     ]);
     const long = composeProduction({ brief: described, pitch: pitch(5000) });
     expect(long.scenes.map((s) => [s.id, s.kind, s.startMs, s.durationMs, s.text])).toEqual([
@@ -102,7 +102,8 @@ describe('composeProduction', () => {
     expect(long.scenes[2]).toMatchObject({ title: 'Configurable timeouts', code: null, media: [{ assetId: 'dashboard' }] });
     expect(long.scenes[2]?.transition.durationMs).toBeGreaterThan(0);
     expect(long.durationMs).toBe(9000);
-    expect(long.audio.voiceover.map((line) => line.sceneId)).toEqual(['shot-1']);
+    // Each shot's line stays on its own shot: the cut-in has none of its own.
+    expect(long.audio.voiceover.map((line) => [line.sceneId, line.text])).toEqual([['shot-1', 'Timeouts are configurable.'], ['shot-2', 'Try it today.']]);
     expect(long.media.map((m) => m.id)).toEqual(['dashboard']);
 
     // Too short to show both: the editor alone, and the picture is not even fetched.
