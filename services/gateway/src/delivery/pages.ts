@@ -27,7 +27,7 @@ type Scene = { kind?: string; title?: string | null; text?: string | null; durat
 type CompositionSummary = { width?: number; height?: number; durationMs?: number; scenes?: Scene[] };
 
 /**
- * The editable project: every version's composition (its shots, and the whole of it as JSON)
+ * The editable project: every version's composition (its scenes, and the whole of it as JSON)
  * with its exports, and a button to export a version again on the render farm.
  */
 export function projectPage(input: {
@@ -51,8 +51,8 @@ export function projectPage(input: {
     <h2>Version ${version.version}</h2>
     <form method="post" action="${input.projectUrl}/versions/${version.version}/exports"><button type="submit">Export this version again</button></form>
   </div>
-  <p class="muted">${composition.width ?? '?'}×${composition.height ?? '?'} · ${formatDuration(composition.durationMs ?? 0)} · ${scenes.length} shots · saved ${when(version.createdAt)}</p>
-  <table><thead><tr><th>#</th><th>Shot</th><th>Length</th></tr></thead><tbody>
+  <p class="muted">${composition.width ?? '?'}×${composition.height ?? '?'} · ${formatDuration(composition.durationMs ?? 0)} · ${scenes.length} scene${scenes.length === 1 ? '' : 's'} · saved ${when(version.createdAt)}</p>
+  <table><thead><tr><th>#</th><th>Scene</th><th>Length</th></tr></thead><tbody>
     ${scenes.map((scene, i) => html`<tr><td>${i + 1}</td><td><strong>${scene.title ?? scene.kind ?? ''}</strong>${scene.text ? html`<br><span class="muted">${scene.text}</span>` : ''}</td><td>${formatDuration(scene.durationMs ?? 0)}</td></tr>`)}
   </tbody></table>
   <details><summary>The composition (JSON)</summary><pre>${JSON.stringify(version.composition, null, 2)}</pre></details>
