@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { RENDER_FONTS as FONTS, RENDER_TOOLS as TOOLS } from '@vp/render/system-packages';
+import { aptPackages, RENDER_FONTS as FONTS, RENDER_TOOLS as TOOLS } from '@vp/render/system-packages';
 
 function present(tool: (typeof TOOLS)[number]): boolean {
   return spawnSync(tool.command, tool.args, { stdio: 'ignore' }).status === 0;
@@ -20,7 +20,7 @@ export async function ensureSystemTools(): Promise<void> {
   const fontsMissing = () => (process.platform === 'linux' ? FONTS.filter((font) => !fontPresent(font)) : []);
   let fonts = fontsMissing();
   if (!missing.length && !fonts.length) return;
-  const packages = [...new Set([...missing.map((t) => t.apt), ...fonts.map((f) => f.apt)])];
+  const packages = aptPackages([...missing, ...fonts]);
   const canApt = process.getuid?.() === 0 && spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
   if (canApt) {
     console.log(`Installing ${packages.join(', ')} with apt-get…`);
@@ -36,13 +36,13 @@ export async function ensureSystemTools(): Promise<void> {
   }
   if (fonts.length) {
     console.warn(`Fonts not found: ${fonts.map((f) => f.family).join(', ')}; text in the videos falls back to other fonts. `
-      + `Install them with: sudo apt-get install -y ${fonts.map((f) => f.apt).join(' ')}`);
+      + `Install them with: sudo apt-get install -y ${aptPackages(fonts).join(' ')}`);
   }
   if (missing.length) {
     console.error([
       `Missing ${missing.map((t) => t.command).join(', ')}: the renderer draws video with ffmpeg and speaks voiceover with espeak-ng.`,
       'Install them, then run the command again:',
-      `  Debian/Ubuntu: sudo apt-get install -y ${[...new Set([...missing.map((t) => t.apt), ...FONTS.map((f) => f.apt)])].join(' ')}`,
+      `  Debian/Ubuntu: sudo apt-get install -y ${aptPackages([...missing, ...FONTS]).join(' ')}`,
       `  macOS:         brew install ${[...new Set(missing.map((t) => t.brew))].join(' ')}`,
     ].join('\n'));
     process.exit(1);

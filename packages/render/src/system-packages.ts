@@ -18,3 +18,8 @@ export const RENDER_FONTS = [
   { family: 'Noto Sans CJK JP', apt: 'fonts-noto-cjk' },
   { family: 'Noto Color Emoji', apt: 'fonts-noto-color-emoji' },
 ] as const;
+
+/** The Debian packages that provide these tools and fonts, each named once. */
+export function aptPackages(needed: readonly { apt: string }[]): string[] {
+  return [...new Set(needed.map((item) => item.apt))];
+}

@@ -1,6 +1,6 @@
 import { RenderError } from './errors.ts';
 import { run } from './process.ts';
-import { RENDER_FONTS, RENDER_TOOLS as TOOLS } from './system-packages.ts';
+import { aptPackages, RENDER_FONTS, RENDER_TOOLS as TOOLS } from './system-packages.ts';
 
 /** What the renderer asks of ffmpeg beyond a bare build. */
 const FFMPEG_NEEDS = {
@@ -16,16 +16,15 @@ const FFMPEG_NEEDS = {
  */
 export async function checkRenderTools(): Promise<Record<(typeof TOOLS)[number]['command'], string>> {
   const versions: Partial<Record<(typeof TOOLS)[number]['command'], string>> = {};
-  const missing: string[] = [];
+  const missing: (typeof TOOLS)[number][] = [];
   for (const tool of TOOLS) {
     const out = await run(tool.command, [...tool.args], { failure: `${tool.command} does not run` }).catch(() => null);
     if (out) versions[tool.command] = out.toString().split('\n')[0]?.trim() ?? '';
-    else missing.push(tool.apt);
+    else missing.push(tool);
   }
   if (missing.length) {
-    const packages = [...new Set(missing)].join(' ');
-    const fonts = RENDER_FONTS.map((font) => font.apt).join(' ');
-    throw new RenderError(`The renderer needs ${packages}: install with \`apt-get install -y ${packages} ${fonts}\``);
+    const install = aptPackages([...missing, ...RENDER_FONTS]).join(' ');
+    throw new RenderError(`The renderer needs ${aptPackages(missing).join(' ')}: install with \`apt-get install -y ${install}\``);
   }
   const listing = async (list: string) => (await run('ffmpeg', ['-hide_banner', list], { failure: 'ffmpeg does not run' })).toString();
   const [encoders, filters] = await Promise.all([listing('-encoders'), listing('-filters')]);
