@@ -24,37 +24,32 @@ function listening(port: number): Promise<boolean> {
   });
 }
 
-/** The running processes whose `/proc` entry `file` passes `test`. */
-function processes(file: 'cmdline' | 'stat', test: (content: string) => boolean): number[] {
-  return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).flatMap((pid) => {
-    try {
-      return test(readFileSync(`/proc/${pid}/${file}`, 'utf8')) ? [Number(pid)] : [];
-    } catch {
-      return [];
-    }
-  });
-}
-
-function commandLine(pid: number): string {
+/** A process's `/proc` entry, or null once the process is gone. */
+function readProc(pid: number | string, file: 'cmdline' | 'stat'): string | null {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+    return readFileSync(`/proc/${pid}/${file}`, 'utf8');
   } catch {
-    return `${pid} (gone)`;
+    return null;
   }
 }
 
+/** The running processes whose `/proc` entry `file` passes `test`. */
+function processes(file: 'cmdline' | 'stat', test: (content: string) => boolean): number[] {
+  return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).flatMap((pid) => {
+    const content = readProc(pid, file);
+    return content !== null && test(content) ? [Number(pid)] : [];
+  });
+}
+
+const commandLine = (pid: number) => readProc(pid, 'cmdline')?.replaceAll('\0', ' ').trim() ?? `${pid} (gone)`;
 /** PostgreSQL's and Temporal's command lines name their data. */
 const processesNaming = (text: string) => processes('cmdline', (cmdline) => cmdline.includes(text));
 /** The fourth field of `stat` is the parent's pid (the second, the name in parentheses, may hold spaces). */
 const childrenOf = (parent: number) => processes('stat', (stat) => stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] === String(parent));
 /** A process that has exited but not yet been reaped (state Z) is not running. */
 function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
-  } catch {
-    return false;
-  }
+  const stat = readProc(pid, 'stat');
+  return stat !== null && stat[stat.lastIndexOf(')') + 2] !== 'Z';
 }
 
 describe.runIf(process.platform === 'linux')('pnpm dev', () => {
