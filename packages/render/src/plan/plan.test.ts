@@ -25,15 +25,26 @@ describe('the texts of a scene', () => {
     expect([shown(picture!.heading), shown(picture!.sub)]).toEqual(['A new dashboard', null]);
   });
 
+  it('leave out an eyebrow that is the start of the statement, or the statement clipped', async () => {
+    const [, clipped, lead] = await planOf([
+      { title: 'Release 2.4', durationMs: 2000, text: 'Faster, safer fetching' },
+      { title: 'Deliveries now retry with backoff and sig…', durationMs: 2000, text: 'Deliveries now retry with backoff and sign every request.' },
+      { title: "What's new", durationMs: 2000, text: "What's new in 2.4" },
+      { title: 'Call to action', durationMs: 2000, text: 'Try it today.' },
+    ]);
+    expect(shown(clipped!.sub)).toBeNull();
+    expect(shown(lead!.sub)).toBeNull();
+  });
+
   it('keep them when they add something', async () => {
     const [title, statement, picture] = await planOf([
       { title: 'Release 2.4', durationMs: 2000, text: 'Faster, safer fetching' },
       { title: 'Highlight', durationMs: 2000, text: 'Teams asked for it' },
-      { title: 'A new dashboard', durationMs: 2000, text: 'Every render at a glance', mediaIds: ['dashboard'] },
+      { title: 'A new dashboard', durationMs: 2000, text: 'A new dashboard for every render', mediaIds: ['dashboard'] },
       { title: 'Call to action', durationMs: 2000, text: 'Try it today.' },
     ]);
     expect(shown(title!.sub)).toBe('Faster, safer fetching');
     expect(shown(statement!.sub)).toBe('HIGHLIGHT');
-    expect(shown(picture!.sub)).toBe('Every render at a glance');
+    expect(shown(picture!.sub)).toBe('A new dashboard for every render');
   });
 });

@@ -86,27 +86,35 @@ function layoutTexts(scene: Scene, layout: Layout, theme: Theme): Texts {
       return {
         body: fit(headline, { ...bold, weight: 800, maxSize: 112 * u, minSize: 52 * u, maxWidth: width * 0.9, maxLines: 3, leading: 1.1 }),
         heading: null,
-        sub: sameWords(scene.text, headline) ? null : fit(scene.text, { ...regular, maxSize: 40 * u, minSize: 28 * u, maxWidth: width * 0.8, maxLines: 2, leading: 1.35 }),
+        sub: addsNothing(scene.text, headline) ? null : fit(scene.text, { ...regular, maxSize: 40 * u, minSize: 28 * u, maxWidth: width * 0.8, maxLines: 2, leading: 1.35 }),
       };
     }
     case 'text':
       return {
         body: fit(scene.text ?? scene.title, { ...bold, maxSize: 84 * u, minSize: 44 * u, maxWidth: Math.min(width - 60 * u, 1500 * u), maxLines: 4, leading: 1.14 }),
         heading: null,
-        sub: scene.text && !sameWords(scene.title, scene.text) ? fit(scene.title?.toUpperCase() ?? null, { ...bold, maxSize: 30 * u, minSize: 22 * u, maxWidth: width, maxLines: 1 }) : null,
+        sub: scene.text && !addsNothing(scene.title, scene.text) ? fit(scene.title?.toUpperCase() ?? null, { ...bold, maxSize: 30 * u, minSize: 22 * u, maxWidth: width, maxLines: 1 }) : null,
       };
     case 'media':
     case 'code':
       return {
         body: null,
         heading: fit(scene.title, { ...bold, maxSize: layout.headingSize, minSize: 34 * u, maxWidth: width, maxLines: layout.portrait ? 2 : 1 }),
-        sub: sameWords(scene.text, scene.title) ? null : fit(scene.text, { ...regular, weight: 500, maxSize: 30 * u, minSize: 24 * u, maxWidth: width * 0.7, maxLines: 2, leading: 1.3 }),
+        sub: addsNothing(scene.text, scene.title) ? null : fit(scene.text, { ...regular, weight: 500, maxSize: 30 * u, minSize: 24 * u, maxWidth: width * 0.7, maxLines: 2, leading: 1.3 }),
       };
   }
 }
 
-/** Whether two texts say the same words, whatever their case, spacing and punctuation. */
-function sameWords(a: string | null, b: string | null): boolean {
-  const words = (text: string | null) => text?.toLocaleLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim() ?? '';
-  return words(a) !== '' && words(a) === words(b);
+/**
+ * Whether `extra` only repeats the start of `main`, whatever the case, spacing and punctuation:
+ * the same words, or their first ones, as a shot title clipped with an ellipsis is; a clipped
+ * last word need only begin the word it stands for.
+ */
+function addsNothing(extra: string | null, main: string | null): boolean {
+  const words = (text: string | null) => text?.toLocaleLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const said = words(extra);
+  const shown = words(main);
+  if (said.length === 0 || said.length > shown.length) return false;
+  const clipped = /…\s*$/u.test(extra ?? '');
+  return said.every((word, i) => word === shown[i] || (clipped && i === said.length - 1 && shown[i]!.startsWith(word)));
 }
