@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clip, codePointLength, humanizePath, oneLine, speakable } from './text.ts';
+import { articleForNumber, clip, codePointLength, humanizePath, oneLine, speakable } from './text.ts';
 
 describe('clip', () => {
   it('leaves text within the bound alone', () => {
@@ -59,5 +59,12 @@ describe('humanizePath', () => {
     ['README', 'Readme'],
   ])('%s reads "%s"', (path, name) => {
     expect(humanizePath(path)).toBe(name);
+  });
+});
+
+describe('articleForNumber', () => {
+  it('says "an" where the number is spoken with a vowel first', () => {
+    expect([8, 8.5, 11, 11.2, 18, 80, 86.4].map(articleForNumber)).toEqual(Array(7).fill('An'));
+    expect([5, 10, 12.5, 28, 100, 110, 118, 120].map(articleForNumber)).toEqual(Array(8).fill('A'));
   });
 });

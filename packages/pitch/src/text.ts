@@ -129,3 +129,10 @@ export function listing(items: string[], and = 'and'): string {
   if (items.length <= 1) return items.join('');
   return `${items.slice(0, -1).join(', ')} ${and} ${items.at(-1)}`;
 }
+
+/** "A" or "an" before a number of seconds, by how it is spoken: "an 8-second", "an 11-second", "a 10-second". */
+export function articleForNumber(value: number): 'A' | 'An' {
+  const whole = Math.floor(Math.abs(value));
+  const spokenWithVowel = /^8/.test(String(whole)) || whole === 11 || whole === 18;
+  return spokenWithVowel ? 'An' : 'A';
+}

@@ -41,6 +41,11 @@ describe('the built-in writer: a changelog', () => {
     expect(validatePitchFor(release, pitch)).toEqual([]);
   });
 
+  it('sums the video up in its first words, with the article its length is spoken with', async () => {
+    expect((await first(release)).summary).toMatch(/^A 15-second 16:9 changelog video in \d+ shots/);
+    expect((await first(brief({ format: { durationMs: 8000 } }))).summary).toMatch(/^An 8-second 16:9 changelog video/);
+  });
+
   it('never shows lockfiles or generated files', async () => {
     const paths = (await first(release)).shots.flatMap((s) => s.codePaths);
     expect(paths).not.toContain('pnpm-lock.yaml');

@@ -1,6 +1,6 @@
 import { creditsFor, type Pitch, type Shot } from '@vp/contracts';
 import { foldDirectives, readComment, type Directives } from '../directives.ts';
-import { clip, line, optionalLine, speakable, words } from '../text.ts';
+import { articleForNumber, clip, line, optionalLine, speakable, words } from '../text.ts';
 import { shotCountRange, splitDuration } from '../timing.ts';
 import type { PitchWriter, WriteInput } from '../writer.ts';
 import { attachMedia, ensureCount, fit, spotlight } from './arrange.ts';
@@ -100,7 +100,7 @@ function summaryOf(story: Story, directives: Directives, draft: Draft, scenes: S
   const seconds = Math.round(format.durationMs / 100) / 10;
   const folded = scenes.some((s) => s.beat === 'Roundup');
   const parts = [
-    `A ${seconds}-second ${format.aspect} ${format.template} video in ${scenes.length} shot${scenes.length === 1 ? '' : 's'}, in a ${story.voice.label} voice${story.brand ? ` for ${story.brand}` : ''}: ${draft.shape}.`,
+    `${articleForNumber(seconds)} ${seconds}-second ${format.aspect} ${format.template} video in ${scenes.length} shot${scenes.length === 1 ? '' : 's'}, in a ${story.voice.label} voice${story.brand ? ` for ${story.brand}` : ''}: ${draft.shape}.`,
     story.changes.length ? `${story.changes.length} meaningful code change${story.changes.length === 1 ? '' : 's'}, most important first.` : '',
     folded ? `Smaller items share one roundup shot so every shot stays readable.` : '',
     story.points.length ? `The context's ${story.points.length} key sentence${story.points.length === 1 ? '' : 's'} lead${story.points.length === 1 ? 's' : ''} with “${clip(story.points[0]!.replace(/[.!?…]+$/u, ''), 160)}”.` : '',
