@@ -55,5 +55,9 @@ export function toQueueStatus(row: ProductionRow): QueueStatus | null {
   return row.queue ? QueueStatus.parse(row.queue) : null;
 }
 
-/** Includes the current pitch version with a production row. */
-export const withCurrentPitch = { pitches: { orderBy: { version: 'desc' as const }, take: 1 } };
+/**
+ * Includes the current pitch version with a production row. The newest stored version may be
+ * one not shown yet (being written, or overtaken by a cancel); a version is written only after
+ * the one before it was shown, so the current one is among the newest two.
+ */
+export const withCurrentPitch = { pitches: { orderBy: { version: 'desc' as const }, take: 2 } };
