@@ -79,8 +79,9 @@ export async function productionWorkflow(input: ProductionWorkflowInput): Promis
     if (state.revisionsLeft <= 0) refuse('revisions', 'No revisions are left for this production.');
   };
   const canDecline = ({ pitchVersion }: { pitchVersion?: number }) => {
+    // A decline bound to a version (a link's) answers that pitch, so it must still await an answer.
+    if (pitchVersion !== undefined) return requireOpenPitch(pitchVersion);
     if (!BEFORE_GREENLIGHT.includes(state.stage)) refuse('stage', `The production is ${state.stage}; it can no longer be declined.`);
-    if (pitchVersion !== undefined && pitchVersion !== state.pitchVersion) refuse('stage', `Pitch version ${pitchVersion} is out of date.`);
   };
   const canCancel = (_args: CancelArgs) => {
     if (TERMINAL.includes(state.stage)) refuse('stage', `The production is already ${state.stage}.`);

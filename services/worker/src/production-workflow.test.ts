@@ -144,6 +144,15 @@ describe('the production workflow', () => {
     expect(await refusal(b.handle.executeUpdate(declineUpdate, { args: [ME] }))).toBe('stage');
   });
 
+  it('a decline bound to a pitch version (a link) is refused once that pitch was answered by a comment', async ({ env }) => {
+    const p = await startProduction(env);
+    await reachStage(env.db, p.id, 'pitch_ready');
+    await p.handle.executeUpdate(commentUpdate, { args: [{ ...ME, comment: 'Mention the streaming encoder', pitchVersion: 1 }] });
+    expect(await refusal(p.handle.executeUpdate(declineUpdate, { args: [{ ...ME, pitchVersion: 1 }] }))).toBe('stage');
+    await reachStage(env.db, p.id, 'pitch_ready');
+    expect((await env.db.production.findUniqueOrThrow({ where: { id: p.id } })).pitchVersion).toBe(2);
+  });
+
   it('cancel after greenlight refunds in full; a terminal production refuses cancel', async ({ env }) => {
     const p = await startProduction(env);
     await reachStage(env.db, p.id, 'pitch_ready');
