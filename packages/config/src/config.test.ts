@@ -35,6 +35,12 @@ describe('configuration', () => {
     expect(loadConfig({ BASE_URL: 'https://api.example.com', APP_URL: 'https://app.example.com' })).toMatchObject({ appUrl: 'https://app.example.com' });
   });
 
+  it('reads TRUST_PROXY as the number of proxies in front: false, true (one) or a count', () => {
+    const proxies = (TRUST_PROXY?: string) => loadConfig(TRUST_PROXY === undefined ? {} : { TRUST_PROXY }).http.trustedProxies;
+    expect([proxies(), proxies('false'), proxies('true'), proxies('2')]).toEqual([0, 0, 1, 2]);
+    expect(() => loadConfig({ TRUST_PROXY: 'yes' })).toThrow(/TRUST_PROXY/);
+  });
+
   it('explains an invalid value', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ PITCH_WRITER: 'openai' })).toThrow(/PITCH_WRITER_URL: required/);

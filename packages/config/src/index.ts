@@ -36,8 +36,10 @@ const Env = z.object({
   BASE_URL: z.url().optional(),
   APP_URL: z.url().optional(),
   BODY_LIMIT_BYTES: int(8 * 1024 * 1024),
-  // Behind a load balancer: take the client address from X-Forwarded-For (rate limits per address).
-  TRUST_PROXY: flag(false),
+  // Behind load balancers: how many append to X-Forwarded-For (`true` is one), so the client's
+  // address for rate limits is read that many entries from the right.
+  TRUST_PROXY: z.string().regex(/^(true|false|\d+)$/, '`true`, `false` or a number of proxies').optional()
+    .transform((v) => (v === undefined || v === 'false' ? 0 : v === 'true' ? 1 : Number(v))),
 
   // Server switches (spec: 503 `disabled`).
   PITCHES_ENABLED: flag(true),
@@ -125,7 +127,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: e.DATA_DIR,
     devStack: { postgresPort: e.DEV_POSTGRES_PORT, temporalPort: e.DEV_TEMPORAL_PORT, temporalUiPort: e.DEV_TEMPORAL_UI_PORT },
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
-    http: { host: e.HOST, port: e.PORT, bodyLimitBytes: e.BODY_LIMIT_BYTES, trustProxy: e.TRUST_PROXY },
+    http: { host: e.HOST, port: e.PORT, bodyLimitBytes: e.BODY_LIMIT_BYTES, trustedProxies: e.TRUST_PROXY },
     baseUrl: baseUrl.replace(/\/$/, ''),
     appUrl: (e.APP_URL ?? baseUrl).replace(/\/$/, ''),
     switches: { pitches: e.PITCHES_ENABLED, webhooks: e.WEBHOOKS_ENABLED, links: e.LINKS_ENABLED },

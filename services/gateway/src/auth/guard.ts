@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { ApiError } from '@vp/contracts';
 import type { GatewayDeps, GatewayEnv } from '../env.ts';
+import { clientAddress } from '../http/client-address.ts';
 import { windowAt, type RateLimiter } from '../rate-limit/fixed-window.ts';
 import { surfaceOf } from '../surfaces.ts';
 import { authenticate, bearerApiKey } from './api-key.ts';
@@ -21,7 +22,7 @@ export function guard(deps: GatewayDeps, limiter: RateLimiter) {
     const window = windowAt(limiter.now());
     let hits: number | null = null;
     if (surface.access === 'public') {
-      if (surface.limit) hits = await limiter.hit(`${surface.name}:ip:${clientAddress(c, deps.config.http.trustProxy)}`);
+      if (surface.limit) hits = await limiter.hit(`${surface.name}:ip:${clientAddress(c.req.header('x-forwarded-for'), socketAddress(c), deps.config.http.trustedProxies)}`);
     } else {
       const count = surface.limit ? { bucket: surface.name, windowStart: window.start } : undefined;
       const authenticated = await authenticate(deps.db, c.req.header('authorization'), count);
@@ -43,15 +44,11 @@ export function guard(deps: GatewayDeps, limiter: RateLimiter) {
   });
 }
 
-/** The caller's address: the socket peer, or the first X-Forwarded-For hop behind a trusted proxy. */
-function clientAddress(c: Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
-  }
+/** The socket peer's address; app.request() in tests has no socket. */
+function socketAddress(c: Context): string | undefined {
   try {
-    return getConnInfo(c).remote.address ?? 'unknown';
+    return getConnInfo(c).remote.address;
   } catch {
-    return 'unknown'; // app.request() in tests has no socket
+    return undefined;
   }
 }

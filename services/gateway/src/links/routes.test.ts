@@ -355,6 +355,13 @@ describe('limits and switches', () => {
     expect((await visitor(stack).get('garbage')).status).toBe(404); // another address is not limited
   });
 
+  it('counts the address the trusted proxy appended, whatever the caller put before it', async ({ stack }) => {
+    const results = await Promise.all(Array.from({ length: 31 }, (_, i) => stack.app.request('/production-links/garbage', {
+      headers: { 'x-forwarded-for': `192.0.2.${i}, 198.51.100.200` },
+    })));
+    expect(results.filter((r) => r.status === 429)).toHaveLength(1);
+  });
+
   linksOff('every link route answers 503 disabled when links are switched off', async ({ switchedOff }) => {
     const you = visitor(switchedOff);
     for (const res of [await you.get('any'), await you.post('any', 'greenlight'), await you.post('any', 'comments', { comment: 'x' }), await you.post('any', 'decline')]) {
