@@ -1,11 +1,14 @@
 import { z } from 'zod';
 
+/** An address on the web: media are fetched from it, apps link to it; `javascript:` and the like are refused. */
+const WebUrl = z.url({ protocol: /^https?$/, error: 'Must be an http or https address.' });
+
 /** Display-only description of where a production came from; the service never calls the provider. */
 export const Origin = z
   .object({
     provider: z.string().min(1).max(40).regex(/^[a-z0-9][a-z0-9-]*$/),
     label: z.string().min(1).max(200),
-    url: z.url().max(2000).nullable().default(null),
+    url: WebUrl.max(2000).nullable().default(null),
     ref: z.string().max(200).nullable().default(null),
     requestedBy: z.string().max(120).nullable().default(null),
   })
@@ -16,7 +19,7 @@ export const MediaItem = z
   .object({
     id: z.string().min(1).max(80),
     kind: z.enum(['image', 'video']),
-    url: z.url(),
+    url: WebUrl,
     name: z.string().min(1).max(200),
     description: z.string().max(500).nullable().default(null),
   })
@@ -63,7 +66,7 @@ export type Format = z.infer<typeof Format>;
 export const Brand = z
   .object({
     name: z.string().max(120).nullable().default(null),
-    logoUrl: z.url().nullable().default(null),
+    logoUrl: WebUrl.nullable().default(null),
     primaryColor: z.string().max(32).nullable().default(null),
     backgroundColor: z.string().max(32).nullable().default(null),
     fontFamily: z.string().max(120).nullable().default(null),
