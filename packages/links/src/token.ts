@@ -38,8 +38,10 @@ export function readLinkToken(secret: string, token: string): LinkClaims | null 
   if (token.length > MAX_TOKEN_LENGTH) return null;
   const [payload, mac, ...rest] = token.split('.');
   if (!payload || !mac || rest.length) return null;
-  const expected = signature(secret, payload);
-  const given = Buffer.from(mac, 'base64url');
+  // Compared as text: base64url decoding skips stray characters and ignores a last character's
+  // spare bits, and a token must have one spelling only.
+  const expected = Buffer.from(signature(secret, payload).toString('base64url'));
+  const given = Buffer.from(mac);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   let parsed: z.infer<typeof Packed>;
   try {
