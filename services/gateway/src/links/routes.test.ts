@@ -105,7 +105,7 @@ describe('GET /production-links/{token}', () => {
     const [payload, mac] = p.webhookToken.split('.');
     const otherProduction = mintLinkToken('x'.repeat(40), { ...claims, productionId: crypto.randomUUID() }).split('.')[0];
     const you = visitor(stack);
-    for (const token of [forged, `${otherProduction}.${mac}`, `${payload}.${mac!.slice(0, -2)}AA`, 'garbage', `${payload}`]) {
+    for (const token of [forged, `${otherProduction}.${mac}`, `${payload}.${mac!.slice(0, -2)}AA`, 'garbage', `${payload}`, 'x'.repeat(5000)]) {
       const res = await you.get(token);
       expect(res.status, token).toBe(404);
       expect((await json(res)).code).toBe('not_found');

@@ -17,7 +17,7 @@ const ACTING = {
   410: error('The link has expired (`expired`); links live 7 days.'),
 } as const;
 
-const Token = z.object({ token: z.string().min(1).max(1024).meta({ param: { name: 'token', in: 'path' }, description: 'The signed token from the link.' }) });
+const Token = z.object({ token: z.string().min(1).meta({ param: { name: 'token', in: 'path' }, description: 'The signed token from the link.' }) });
 const tags = ['Greenlight links'];
 const PUBLIC = { security: [] };
 
