@@ -25,8 +25,9 @@ export function linkPageRoutes(deps: service.LinkDeps) {
       const { link } = await service.read(deps, token);
       return c.html(linkPage({ link, formUrl: formUrl(token), ...view }), status);
     } catch (error) {
-      if (error instanceof ApiError) return c.html(unusableLinkPage(error.message), error.status as ContentfulStatusCode);
-      throw error;
+      if (!(error instanceof ApiError)) throw error;
+      withHeadersOf(c, error);
+      return c.html(unusableLinkPage(error.message), error.status as ContentfulStatusCode);
     }
   }
 
@@ -47,11 +48,17 @@ export function linkPageRoutes(deps: service.LinkDeps) {
       return c.redirect(`${pageUrl(token)}?done=${action}`, 303);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
+      withHeadersOf(c, error);
       return show(c, token, { action, done: null, problem: error.message, comment, reason }, error.status as ContentfulStatusCode);
     }
   });
 
   return app;
+}
+
+/** A refusal's own headers (a 429's Retry-After) go out with the page that shows it. */
+function withHeadersOf(c: Context, error: ApiError) {
+  for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
 }
 
 /** The form's fields as the action the API takes, checked by the same schemas. */

@@ -205,6 +205,9 @@ describe('POST /production-links/{token}/comments and /decline', () => {
     expect(res.status).toBe(429);
     expect((await json(res)).code).toBe('cap');
     expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+    const page = await visitor(stack).submit(p.webhookToken, 'comment', { comment: 'Shorter please' });
+    expect(page.status).toBe(429);
+    expect(page.headers.get('retry-after')).toMatch(/^\d+$/);
   });
 
   it('declines (200), with or without a reason', async ({ stack, database }) => {
