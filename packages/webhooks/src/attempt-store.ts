@@ -14,16 +14,22 @@ export type AttemptEndpoint = {
 // attempt and load what it sends, one to record the outcome with the endpoint's counters.
 
 /**
- * Claims attempt `attempt` of a pending delivery to an enabled endpoint (attempts n-1 -> n)
- * and returns its event and endpoint; null when it cannot be claimed (finished, attempted
+ * Claims attempt `attempt` of a pending delivery to an enabled endpoint (attempts n-1 -> n,
+ * no next attempt scheduled while it is under way) and returns its event and endpoint. An
+ * attempt claimed before `lapsedBefore` whose outcome was never recorded (still no next
+ * attempt) is claimed again. Null when it cannot be claimed (finished, under way or recorded
  * already, or the endpoint is off).
  */
-export async function claimAttempt(db: Db, deliveryId: string, attempt: number, now: Date): Promise<{ event: EventRecord; endpoint: AttemptEndpoint } | null> {
+export async function claimAttempt(
+  db: Db,
+  input: { deliveryId: string; attempt: number; now: Date; lapsedBefore: Date },
+): Promise<{ event: EventRecord; endpoint: AttemptEndpoint } | null> {
   const { rows } = await sqlPool(db).query<EventRecord & AttemptEndpoint & { endpointId: string }>(
     `WITH claimed AS (
-       UPDATE webhook_deliveries d SET attempts = $2, last_attempt_at = $3
+       UPDATE webhook_deliveries d SET attempts = $2, last_attempt_at = $3, next_attempt_at = NULL
        FROM webhook_endpoints e
-       WHERE d.id = $1 AND d.status = 'pending' AND d.attempts = $2 - 1
+       WHERE d.id = $1 AND d.status = 'pending'
+         AND (d.attempts = $2 - 1 OR (d.attempts = $2 AND d.next_attempt_at IS NULL AND d.last_attempt_at < $4))
          AND e.id = d.endpoint_id AND e.enabled AND e.deleted_at IS NULL
        RETURNING d.event_id, d.endpoint_id
      )
@@ -31,7 +37,7 @@ export async function claimAttempt(db: Db, deliveryId: string, attempt: number, 
             e.id AS "endpointId", e.url, e.secret_encrypted AS "secretEncrypted",
             e.previous_secret_encrypted AS "previousSecretEncrypted", e.previous_secret_expires_at AS "previousSecretExpiresAt"
      FROM claimed JOIN webhook_events ev ON ev.id = claimed.event_id JOIN webhook_endpoints e ON e.id = claimed.endpoint_id`,
-    [deliveryId, attempt, now],
+    [input.deliveryId, input.attempt, input.now, input.lapsedBefore],
   );
   const row = rows[0];
   if (!row) return null;

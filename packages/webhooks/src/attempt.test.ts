@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { ATTEMPT_MARGIN_MS } from '@vp/contracts';
 import { seedAccount, test } from '@vp/testing';
 import { verifyWebhook } from '@vp/webhook-verify';
-import type { Db } from '@vp/db';
+import { sqlPool, type Db } from '@vp/db';
 import type { Resolver } from '@vp/net';
-import { attemptDelivery, type AttemptDeps } from './attempt.ts';
+import { attemptDelivery, storedResponseBody, type AttemptDeps } from './attempt.ts';
 import { createPing } from './deliveries.ts';
 import { createEndpoint, deleteEndpoint, rollSecret, updateEndpoint } from './endpoints.ts';
 import { createSecretBox } from './secret.ts';
@@ -70,9 +71,13 @@ describe('a delivery attempt', () => {
     expect(receiver.received).toHaveLength(1);
   });
 
-  it('two workers racing on the same attempt send it once', async ({ deps }) => {
+  it('two workers racing on the same attempt send it once; a loser that finds it under way fails, and its retry finds it recorded', async ({ deps }) => {
     const { delivery } = await pingTo(deps.db);
-    await Promise.all([1, 2, 3].map(() => attemptDelivery(deps, { deliveryId: delivery.id, attempt: 1, retryInMs: 50 })));
+    const input = { deliveryId: delivery.id, attempt: 1, retryInMs: 50 };
+    const raced = await Promise.allSettled([1, 2, 3].map(() => attemptDelivery(deps, input)));
+    expect(raced.filter((r) => r.status === 'fulfilled').length).toBeGreaterThanOrEqual(1);
+    for (const r of raced) if (r.status === 'rejected') expect(String(r.reason)).toMatch(/under way/);
+    expect(await attemptDelivery(deps, input)).toEqual({ done: true });
     expect(receiver.received).toHaveLength(1);
     expect((await deliveryRow(deps.db, delivery.id)).attempts).toBe(1);
   });
@@ -128,6 +133,34 @@ describe('a delivery attempt', () => {
     expect(body).toBe('é'.repeat(2048));
   });
 
+  it('stores a 2xx answer whose body holds NUL bytes with U+FFFD in their place: delivered once, counted as a success', async ({ deps }) => {
+    receiver.respondWith(() => ({ status: 200, body: 'ok\0\0done\0' }));
+    const { endpoint, delivery } = await pingTo(deps.db);
+    expect(await attemptDelivery(deps, { deliveryId: delivery.id, attempt: 1, retryInMs: 50 })).toEqual({ done: true });
+    expect(await attemptDelivery(deps, { deliveryId: delivery.id, attempt: 2, retryInMs: 50 })).toEqual({ done: true });
+    expect(receiver.received).toHaveLength(1);
+    expect(await deliveryRow(deps.db, delivery.id)).toMatchObject({
+      status: 'succeeded', attempts: 1, lastResponseStatus: 200, lastResponseBody: 'ok\uFFFD\uFFFDdone\uFFFD', lastError: null,
+    });
+    expect(await endpointRow(deps.db, endpoint.id)).toMatchObject({ consecutiveFailures: 0, lastSuccessAt: expect.any(Date) });
+  });
+
+  it('records a 410 Gone whose body holds NUL bytes: the endpoint is switched off', async ({ deps }) => {
+    receiver.respondWith(() => ({ status: 410, body: 'gone\0' }));
+    const { endpoint, delivery } = await pingTo(deps.db);
+    expect(await attemptDelivery(deps, { deliveryId: delivery.id, attempt: 1, retryInMs: 50 })).toEqual({ done: true });
+    expect(await deliveryRow(deps.db, delivery.id)).toMatchObject({ status: 'exhausted', lastResponseStatus: 410, lastResponseBody: 'gone\uFFFD' });
+    expect(await endpointRow(deps.db, endpoint.id)).toMatchObject({ enabled: false, consecutiveFailures: 1 });
+  });
+
+  it('keeps as much of a body that is not UTF-8 (Latin-1) as fits in 4 KiB once decoded', async ({ deps }) => {
+    receiver.respondWith(() => ({ status: 500, body: Buffer.from('é'.repeat(4003), 'latin1') }));
+    const { delivery } = await pingTo(deps.db);
+    await attemptDelivery(deps, { deliveryId: delivery.id, attempt: 1, retryInMs: 50 });
+    // Each byte decodes to U+FFFD, 3 bytes of UTF-8: 1365 of them fit.
+    expect((await deliveryRow(deps.db, delivery.id)).lastResponseBody).toBe('\uFFFD'.repeat(1365));
+  });
+
   it('is not made for a deleted or switched-off endpoint', async ({ deps }) => {
     const a = await pingTo(deps.db);
     await deleteEndpoint(deps.db, a.endpoint.id);
@@ -139,6 +172,51 @@ describe('a delivery attempt', () => {
     expect(receiver.received).toHaveLength(0);
     expect(await deliveryRow(deps.db, a.delivery.id)).toMatchObject({ status: 'exhausted', attempts: 0, lastError: 'Not sent: the endpoint was deleted.' });
     expect(await deliveryRow(deps.db, b.delivery.id)).toMatchObject({ status: 'exhausted', lastError: 'Not sent: the endpoint was switched off.' });
+  });
+});
+
+describe('when the outcome of an attempt cannot be recorded (the database fails after the send)', () => {
+  /** The write that records this delivery's outcome fails once, as it would with the database unavailable. */
+  async function failRecordOnce(db: Db, deliveryId: string) {
+    const name = `fail_record_${deliveryId.replaceAll('-', '')}`;
+    await sqlPool(db).query(`
+      CREATE SEQUENCE ${name};
+      CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF nextval('${name}') = 1 THEN RAISE EXCEPTION 'the database is unavailable'; END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER ${name} BEFORE UPDATE ON webhook_deliveries FOR EACH ROW
+        WHEN (NEW.id = '${deliveryId}' AND NEW.status <> OLD.status) EXECUTE FUNCTION ${name}();`);
+  }
+  const afterClaimLapses = () => new Date(Date.now() + settings.timeoutMs + ATTEMPT_MARGIN_MS + 1000);
+
+  it('the retried last attempt waits for its claim to lapse, then sends the event again and records the 2xx: never exhausted', async ({ deps }) => {
+    const { endpoint, delivery } = await pingTo(deps.db);
+    await failRecordOnce(deps.db, delivery.id);
+    const last = { deliveryId: delivery.id, attempt: 1, retryInMs: null };
+    await expect(attemptDelivery(deps, last)).rejects.toThrow(/the database is unavailable/);
+    expect(receiver.received).toHaveLength(1);
+
+    // Retried at once: the attempt might still be under way elsewhere, so nothing is sent and the activity fails again.
+    await expect(attemptDelivery(deps, last)).rejects.toThrow(/under way or its outcome was not recorded/);
+    expect(receiver.received).toHaveLength(1);
+    expect(await deliveryRow(deps.db, delivery.id)).toMatchObject({ status: 'pending', attempts: 1 });
+
+    expect(await attemptDelivery({ ...deps, now: afterClaimLapses }, last)).toEqual({ done: true });
+    expect(receiver.received.map((r) => r.headers['service-event-id'])).toEqual([delivery.eventId, delivery.eventId]);
+    expect(await deliveryRow(deps.db, delivery.id)).toMatchObject({ status: 'succeeded', attempts: 1, lastResponseStatus: 200, lastResponseBody: 'thanks', lastError: null });
+    expect(await endpointRow(deps.db, endpoint.id)).toMatchObject({ consecutiveFailures: 0, lastSuccessAt: expect.any(Date) });
+  });
+
+  it('a failure recorded before is not sent again by a retry, however late: the schedule goes on', async ({ deps }) => {
+    receiver.respondWith(() => ({ status: 503 }));
+    const { delivery } = await pingTo(deps.db);
+    const first = { deliveryId: delivery.id, attempt: 1, retryInMs: 30_000 };
+    expect(await attemptDelivery(deps, first)).toEqual({ done: false });
+    expect(await attemptDelivery({ ...deps, now: afterClaimLapses }, first)).toEqual({ done: false });
+    expect(receiver.received).toHaveLength(1);
+    expect(await deliveryRow(deps.db, delivery.id)).toMatchObject({ status: 'pending', attempts: 1, lastResponseStatus: 503 });
   });
 });
 
@@ -216,9 +294,48 @@ describe('at attempt time, without the development switch', () => {
     expect((await deliveryRow(deps.db, delivery.id)).lastError).toMatch(/^Not delivered: /);
   });
 
+  it('judges the scheme from the parsed url: HTTPS:// and Https:// are https, and are sent', async ({ deps }) => {
+    const resolve: Resolver = async () => ['93.184.215.14'];
+    for (const scheme of ['HTTPS', 'Https']) {
+      const { delivery } = await pingTo(deps.db, `${scheme}://hooks.example.test:${receiver.port}/hook`);
+      await attemptDelivery({ ...deps, settings: { ...strict, timeoutMs: 300 }, transport: { ca: receiver.ca, resolve } }, { deliveryId: delivery.id, attempt: 1, retryInMs: 50 });
+      // Sent to the public address the name resolves to (which does not answer here), not refused for its scheme.
+      expect((await deliveryRow(deps.db, delivery.id)).lastError).toMatch(/^Not delivered: /);
+    }
+  });
+
   it('refuses an http url', async ({ deps }) => {
     const { delivery } = await pingTo(deps.db, `http://hooks.example.test:${receiver.port}/hook`);
     await attemptDelivery({ ...deps, settings: strict }, { deliveryId: delivery.id, attempt: 1, retryInMs: 50 });
     expect((await deliveryRow(deps.db, delivery.id)).lastError).toBe('Not sent: the url must use https.');
+  });
+});
+
+describe('lastResponseBody', () => {
+  it('keeps a short body as it came, a U+FFFD it holds included', () => {
+    expect(storedResponseBody(Buffer.from('{"ok":true} \uFFFD'))).toBe('{"ok":true} \uFFFD');
+  });
+
+  it('holds NUL, which a PostgreSQL text column refuses, as U+FFFD', () => {
+    expect(storedResponseBody(Buffer.from('a\0b\0'))).toBe('a\uFFFDb\uFFFD');
+  });
+
+  it('of a body that is not UTF-8 (Latin-1), keeps the longest decoded prefix within 4096 bytes, each bad byte as U+FFFD', () => {
+    expect(storedResponseBody(Buffer.from('é'.repeat(4003), 'latin1'))).toBe('\uFFFD'.repeat(1365));
+    const latin1 = Buffer.from('Délai dépassé. '.repeat(267), 'latin1').subarray(0, 4003);
+    const decoded = 'D\uFFFDlai d\uFFFDpass\uFFFD. '.repeat(267);
+    const kept = storedResponseBody(latin1);
+    expect(decoded.startsWith(kept)).toBe(true);
+    expect(Buffer.byteLength(kept)).toBeLessThanOrEqual(4096);
+    expect(Buffer.byteLength(decoded.slice(0, kept.length + 1))).toBeGreaterThan(4096);
+  });
+
+  it('cuts between characters: one straddling byte 4096 is left out, one ending on it is kept', () => {
+    expect(storedResponseBody(Buffer.from(`${'a'.repeat(4095)}€ and more`))).toBe('a'.repeat(4095));
+    expect(storedResponseBody(Buffer.from(`${'a'.repeat(4094)}😀`))).toBe('a'.repeat(4094));
+    expect(storedResponseBody(Buffer.from(`${'a'.repeat(4093)}€ and more`))).toBe(`${'a'.repeat(4093)}€`);
+    // As an attempt reads it: 3 bytes past the limit, here inside the next character.
+    expect(storedResponseBody(Buffer.from(`${'a'.repeat(4093)}€€`).subarray(0, 4099))).toBe(`${'a'.repeat(4093)}€`);
+    expect(storedResponseBody(Buffer.from(`${'a'.repeat(4093)}\uFFFD\uFFFD`).subarray(0, 4099))).toBe(`${'a'.repeat(4093)}\uFFFD`);
   });
 });

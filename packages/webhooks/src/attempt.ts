@@ -1,4 +1,4 @@
-import { RESPONSE_BODY_LIMIT_BYTES } from '@vp/contracts';
+import { ATTEMPT_MARGIN_MS, RESPONSE_BODY_LIMIT_BYTES } from '@vp/contracts';
 import type { Db } from '@vp/db';
 import { FetchError, fetchPublic, type Resolver } from '@vp/net';
 import { claimAttempt, recordFailure, recordSuccess, switchOff, type AttemptEndpoint } from './attempt-store.ts';
@@ -29,14 +29,16 @@ type Outcome =
 
 /**
  * Makes one attempt of a delivery and records it: the delivery's fields and the endpoint's
- * counters. Each attempt number is claimed once in the database before anything is sent, so
- * a retried activity or a second worker never sends it twice, and a finished delivery is
- * never sent again.
+ * counters. Each attempt number is claimed in the database before anything is sent, so a
+ * second worker never sends it while it is under way, and a finished delivery is never sent
+ * again. An attempt whose outcome was never recorded (the database failed after the send) is
+ * made again once its claim lapses: the event id is the same, so the receiver can dedupe it.
  */
 export async function attemptDelivery(deps: AttemptDeps, input: AttemptInput): Promise<AttemptResult> {
   const { db, settings } = deps;
   const now = deps.now?.() ?? new Date();
-  const claimed = await claimAttempt(db, input.deliveryId, input.attempt, now);
+  const lapsedBefore = new Date(now.getTime() - (settings.timeoutMs + ATTEMPT_MARGIN_MS));
+  const claimed = await claimAttempt(db, { deliveryId: input.deliveryId, attempt: input.attempt, now, lapsedBefore });
   if (!claimed) return notClaimed(db, input);
   const { event, endpoint } = claimed;
   const body = deliveryBody(event, endpoint.id, settings);
@@ -65,22 +67,25 @@ export async function attemptDelivery(deps: AttemptDeps, input: AttemptInput): P
   return { done: last };
 }
 
+// Three bytes past the limit: a character the read cuts in two then starts past the limit and is left out.
+const READ_BYTES = RESPONSE_BODY_LIMIT_BYTES + 3;
+
 async function send(deps: AttemptDeps, endpoint: AttemptEndpoint, headers: Record<string, string>, body: string): Promise<Outcome> {
   const { settings, transport } = deps;
-  if (!settings.allowPrivateUrls && !endpoint.url.startsWith('https:')) {
+  if (!settings.allowPrivateUrls && !isHttps(endpoint.url)) {
     return { ok: false, status: null, body: null, error: 'Not sent: the url must use https.' };
   }
   try {
     const response = await fetchPublic(endpoint.url, {
       method: 'POST', headers, body,
       timeoutMs: settings.timeoutMs,
-      maxBytes: RESPONSE_BODY_LIMIT_BYTES,
+      maxBytes: READ_BYTES,
       onTooLarge: 'truncate',
       allowPrivate: settings.allowPrivateUrls,
       ca: transport?.ca,
       resolve: transport?.resolve,
     });
-    const text = utf8Within(response.body, RESPONSE_BODY_LIMIT_BYTES);
+    const text = storedResponseBody(response.body);
     const status = response.status;
     if (status >= 200 && status < 300) return { ok: true, status, body: text };
     if (status === 410) return { ok: false, status, body: text, error: 'The endpoint answered 410 Gone.', gone: true };
@@ -92,44 +97,60 @@ async function send(deps: AttemptDeps, endpoint: AttemptEndpoint, headers: Recor
   }
 }
 
+/** Judged on the parsed url: a scheme is case-insensitive (`HTTPS://` is https). */
+function isHttps(url: string): boolean {
+  try {
+    return new URL(url).protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Why an attempt could not be claimed: the delivery finished, the attempt was made before
- * (a retried activity: it is not sent again), or the endpoint is off (the delivery ends).
+ * Why an attempt could not be claimed: the delivery finished, the attempt was made and
+ * recorded before (a retried activity: it is not sent again), or the endpoint is off (the
+ * delivery ends). An attempt claimed but not recorded is under way, or its outcome was lost:
+ * the activity fails, and its retry makes the attempt again once the claim lapses.
  */
 async function notClaimed(db: Db, input: AttemptInput): Promise<AttemptResult> {
   const row = await db.webhookDelivery.findUnique({ where: { id: input.deliveryId }, include: { endpoint: true } });
   if (!row || row.status !== 'pending') return { done: true };
-  if (row.attempts < input.attempt) {
-    const { endpoint } = row;
-    if (endpoint.deletedAt || !endpoint.enabled) {
-      await finish(db, input.deliveryId, `Not sent: the endpoint was ${endpoint.deletedAt ? 'deleted' : 'switched off'}.`);
-      return { done: true };
-    }
-    throw new Error(`Delivery ${input.deliveryId} is at attempt ${row.attempts}, not ready for ${input.attempt}`);
-  }
-  return alreadyAttempted(db, input);
-}
-
-/** The attempt was claimed before (a retried activity): it is not sent again. */
-async function alreadyAttempted(db: Db, input: AttemptInput): Promise<AttemptResult> {
-  if (input.retryInMs === null) {
-    await finish(db, input.deliveryId, null);
+  // A recorded failure that is not the last has its next attempt scheduled.
+  const recorded = row.attempts > input.attempt || (row.attempts === input.attempt && row.nextAttemptAt !== null);
+  if (recorded) return { done: false };
+  const { endpoint } = row;
+  if (endpoint.deletedAt || !endpoint.enabled) {
+    const why = `the endpoint was ${endpoint.deletedAt ? 'deleted' : 'switched off'}`;
+    await finish(db, input.deliveryId, row.attempts < input.attempt ? `Not sent: ${why}.` : `No answer recorded: ${why}.`);
     return { done: true };
   }
-  return { done: false };
+  if (row.attempts < input.attempt) throw new Error(`Delivery ${input.deliveryId} is at attempt ${row.attempts}, not ready for ${input.attempt}`);
+  throw new Error(`Attempt ${input.attempt} of delivery ${input.deliveryId} is under way or its outcome was not recorded; it is made again once its claim lapses`);
 }
 
 /** Ends a delivery without another attempt. */
-async function finish(db: Db, deliveryId: string, reason: string | null) {
-  await db.webhookDelivery.update({
-    where: { id: deliveryId },
-    data: { status: 'exhausted', nextAttemptAt: null, ...(reason ? { lastError: reason } : {}) },
-  });
+async function finish(db: Db, deliveryId: string, reason: string) {
+  await db.webhookDelivery.update({ where: { id: deliveryId }, data: { status: 'exhausted', nextAttemptAt: null, lastError: reason } });
 }
 
-/** At most `limit` bytes of UTF-8, never ending in a cut character. */
-export function utf8Within(bytes: Buffer, limit: number): string {
-  let text = bytes.subarray(0, limit).toString('utf8');
-  while (Buffer.byteLength(text) > limit || text.endsWith('\uFFFD')) text = text.slice(0, -1);
-  return text;
+/**
+ * An answer's body as `lastResponseBody` keeps it: decoded as UTF-8 (a byte that is not
+ * becomes U+FFFD), NUL replaced by U+FFFD (a PostgreSQL text column refuses it), and the
+ * longest prefix that fits in 4 KiB of UTF-8. `bytes` is the whole body or at least its
+ * first 4 KiB + 3 bytes: a character cut at the end of the read then falls past the limit.
+ */
+export function storedResponseBody(bytes: Buffer): string {
+  return utf8Within(bytes.toString('utf8').replaceAll('\0', '\uFFFD'), RESPONSE_BODY_LIMIT_BYTES);
+}
+
+/** The longest prefix of `text` whose UTF-8 takes at most `limit` bytes, cut between characters. */
+function utf8Within(text: string, limit: number): string {
+  let size = 0;
+  let end = 0;
+  for (const char of text) {
+    size += Buffer.byteLength(char);
+    if (size > limit) break;
+    end += char.length;
+  }
+  return text.slice(0, end);
 }

@@ -3,7 +3,7 @@ import {
   ApiError, DEFAULT_EVENT_TYPES, SECRET_OVERLAP_MS, WEBHOOK_ENDPOINT_LIMIT,
   type SubscribableEventType, type WebhookEndpoint,
 } from '@vp/contracts';
-import type { Db, WebhookEndpoint as EndpointRow } from '@vp/db';
+import { keyset, type Db, type WebhookEndpoint as EndpointRow } from '@vp/db';
 import { generateSecret, type SecretBox } from './secret.ts';
 
 export function toEndpoint(row: EndpointRow): WebhookEndpoint {
@@ -52,8 +52,9 @@ export async function createEndpoint(
   return { row, secret };
 }
 
+/** A workspace's endpoints, newest first (ties by id), as every list (DECISIONS: Lists). */
 export function listEndpoints(db: Db, workspaceId: string) {
-  return db.webhookEndpoint.findMany({ where: { workspaceId, deletedAt: null }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  return db.webhookEndpoint.findMany({ where: { workspaceId, deletedAt: null }, orderBy: keyset.newestFirst });
 }
 
 /** An endpoint that exists and was not deleted. */

@@ -1,4 +1,4 @@
-export { attemptDelivery, utf8Within, type AttemptDeps, type AttemptInput, type AttemptResult } from './attempt.ts';
+export { attemptDelivery, storedResponseBody, type AttemptDeps, type AttemptInput, type AttemptResult } from './attempt.ts';
 export { createPing, createRedelivery, findDelivery, listDeliveries, toDelivery, type DeliveryWithEvent } from './deliveries.ts';
 export {
   createEndpoint, deleteEndpoint, findEndpoint, listEndpoints, rollSecret, signingSecrets, toEndpoint, updateEndpoint,

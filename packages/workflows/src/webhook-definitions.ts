@@ -12,7 +12,11 @@ export type LinkEmailsInput = { productionId: string; pitchVersion: number };
 
 /** Activities of the webhooks task queue (implemented in @vp/activities). */
 export interface WebhookActivities {
-  /** Makes attempt `attempt` unless it was made already; `done` when the delivery succeeded or is exhausted. */
+  /**
+   * Makes attempt `attempt` unless it was made and recorded already; `done` when the delivery
+   * succeeded or is exhausted. Fails only when our side does (the database), or while the attempt
+   * is under way elsewhere: retried, it is made again once its claim lapses.
+   */
   attemptDelivery(input: { deliveryId: string; attempt: number; retryInMs: number | null }): Promise<{ done: boolean }>;
   /** Sends the pitch's links to every owner and editor not yet sent them; returns how many were sent. */
   sendLinkEmails(input: LinkEmailsInput): Promise<{ sent: number }>;

@@ -3,7 +3,8 @@ import type { WebhookActivities, WebhookDeliveryInput } from './webhook-definiti
 
 /**
  * One event to one endpoint: attempt at once, then after each wait of the schedule, until
- * a 2xx or the last attempt. The activity records every attempt and never repeats one.
+ * a 2xx or the last attempt. The activity records every attempt and never repeats one that
+ * was recorded.
  *
  * Attempts run as local activities, in the worker that runs the workflow: no round trip
  * through the server's activity queue between the stage change and the receiver. An attempt
@@ -11,9 +12,13 @@ import type { WebhookActivities, WebhookDeliveryInput } from './webhook-definiti
  */
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<'done'> {
   const { attemptDelivery } = proxyLocalActivities<WebhookActivities>({
-    // The receiver's time to answer, plus room for the database writes around it.
+    // The receiver's time to answer, plus room for the database writes around it (ATTEMPT_MARGIN_MS
+    // of contracts, after which an unrecorded attempt is made again; a value import would bundle zod).
     startToCloseTimeout: input.timeoutMs + 15_000,
-    retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 5 },
+    // The receiver's failures are recorded and follow the schedule below; the activity itself
+    // fails only when our side does (the database), and is retried until it is back: giving up
+    // would leave the delivery pending with nothing to move it.
+    retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
   });
   for (let attempt = 1; ; attempt++) {
     const retryInMs = input.retryScheduleMs[attempt - 1] ?? null;

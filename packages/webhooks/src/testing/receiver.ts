@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { generate } from 'selfsigned';
 
 export type Received = { at: number; path: string; headers: IncomingHttpHeaders; body: string };
-export type Answer = { status: number; body?: string; headers?: Record<string, string>; delayMs?: number };
+/** `body` as a string is sent as UTF-8; a Buffer as its bytes. */
+export type Answer = { status: number; body?: string | Buffer; headers?: Record<string, string>; delayMs?: number };
 /** Decides the answer to the n-th request (0-based). */
 export type Responder = (request: Received, index: number) => Answer;
 
