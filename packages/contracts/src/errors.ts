@@ -11,6 +11,7 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 export const ValidationIssue = z
   .object({ path: z.string(), message: z.string() })
   .meta({ id: 'ValidationIssue' });
+export type ValidationIssue = z.infer<typeof ValidationIssue>;
 
 /** Every non-2xx body. */
 export const ErrorBody = z
@@ -22,15 +23,21 @@ export const ErrorBody = z
   .meta({ id: 'Error' });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
-/** Thrown anywhere behind the gateway; rendered as `{ error, code }` with its status. */
+/** Thrown anywhere behind the gateway; rendered as `{ error, code, issues? }` with its status. */
 export class ApiError extends Error {
   constructor(
     readonly status: 400 | 401 | 402 | 403 | 404 | 405 | 409 | 410 | 413 | 415 | 416 | 429 | 500 | 503,
     message: string,
     readonly code?: ErrorCode,
     readonly headers: Record<string, string> = {},
+    readonly issues?: ValidationIssue[],
   ) {
     super(message);
     this.name = 'ApiError';
+  }
+
+  /** A field refused by a check its schema cannot make (a url's addresses, a cursor): a 400 with `issues`, as the schemas' own. */
+  static invalid(path: string, message: string): ApiError {
+    return new ApiError(400, message, 'invalid_request', {}, [{ path, message }]);
   }
 }

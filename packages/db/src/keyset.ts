@@ -17,7 +17,7 @@ export function encodeCursor(row: Position): string {
 export function startOf(cursor: string | undefined): Position | null {
   if (!cursor) return null;
   const position = decodeCursor(cursor);
-  if (!position) throw new ApiError(400, 'The cursor is not one this list gave.', 'invalid_request');
+  if (!position) throw ApiError.invalid('cursor', 'The cursor is not one this list gave.');
   return position;
 }
 

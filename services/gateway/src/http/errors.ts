@@ -26,7 +26,8 @@ export function validationHook(result: { success: boolean; error?: unknown; targ
 /** Known failures keep their status and code; anything else is a 500 without its stack, logged with the request id. */
 export const onError: ErrorHandler<GatewayEnv> = (error, c) => {
   if (error instanceof ApiError) {
-    return errorResponse(c, error.status, { error: error.message, ...(error.code ? { code: error.code } : {}) }, error.headers);
+    const { message, code, issues } = error;
+    return errorResponse(c, error.status, { error: message, ...(code ? { code } : {}), ...(issues ? { issues } : {}) }, error.headers);
   }
   if (error instanceof HTTPException) {
     const status = error.status as ContentfulStatusCode;

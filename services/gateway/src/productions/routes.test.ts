@@ -183,7 +183,9 @@ describe('GET /v1/productions and /v1/productions/{id}', () => {
     expect(rest.nextCursor).toBeUndefined();
     const forged = await me.call('/v1/productions?cursor=bm90LWEtY3Vyc29y');
     expect(forged.status).toBe(400);
-    expect(await json(forged)).toEqual({ error: 'The cursor is not one this list gave.', code: 'invalid_request' });
+    expect(await json(forged)).toEqual({
+      error: 'The cursor is not one this list gave.', code: 'invalid_request', issues: [{ path: 'cursor', message: 'The cursor is not one this list gave.' }],
+    });
 
     const declined = await json(await me.call('/v1/productions?stage=declined'));
     expect(declined.productions.map((p: { id: string }) => p.id)).toEqual([c.id]);

@@ -1,3 +1,5 @@
+import { Client } from '@temporalio/client';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { createAccount, createApiKey, createWorkspace, setMember } from '@vp/accounts';
 import { WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret, WebhookEventPayload } from '@vp/contracts';
@@ -6,6 +8,7 @@ import { seedAccount, test, waitFor } from '@vp/testing';
 import { verifyWebhook } from '@vp/webhook-verify';
 import { createEndpoint, createSecretBox } from '@vp/webhooks';
 import { startReceiver, type Answer, type Receiver } from '@vp/webhooks/testing';
+import { createApp } from '../app.ts';
 import { createTestGateway, createTestStack, json, withKey } from '../test-app.ts';
 
 let receiver: Receiver;
@@ -38,6 +41,14 @@ const off = test.extend('switchedOff', { scope: 'file' }, async ({ database }, {
   const gateway = await createTestGateway(database, { env: { WEBHOOKS_ENABLED: 'false' } });
   onCleanup(gateway.close);
   return gateway;
+});
+
+/** A gateway whose Temporal cannot start a workflow (its namespace does not exist): deliveries cannot be queued. */
+const unqueued = test.extend('cannotQueue', { scope: 'file' }, async ({ database }, { onCleanup }) => {
+  const gateway = await createTestGateway(database, { env: { ALLOW_PRIVATE_URLS: 'true' } });
+  onCleanup(gateway.close);
+  const temporal = new Client({ connection: gateway.temporal.client.connection, namespace: `no-such-namespace-${crypto.randomUUID()}` });
+  return { app: createApp({ config: gateway.config, db: database.db, temporal: () => temporal, log: pino({ level: 'silent' }), blobs: gateway.blobs }) };
 });
 
 let hooks = 0;
@@ -105,6 +116,15 @@ describe('POST /v1/webhooks', () => {
     expect((await json(res)).issues.map((i: { path: string }) => i.path)).toContain(path);
   });
 
+  it('keeps the url as given, trimmed; a scheme in capitals is https all the same, and is delivered to', async ({ stack, database }) => {
+    const me = await caller(stack, database.db);
+    const url = hookUrl().replace('https:', 'HTTPS:');
+    const endpoint = await me.created({ url: `  ${url}\n` });
+    expect(endpoint.url).toBe(url);
+    expect((await me.call(`/v1/webhooks/${endpoint.id}/test`, { method: 'POST' })).status).toBe(202);
+    await waitFor(() => receivedAt(url).length === 1, { what: 'the ping' });
+  });
+
   it('refuses the 11th endpoint of a workspace (409 limit), also when they race', async ({ stack, database }) => {
     const me = await caller(stack, database.db);
     const results = await Promise.all(Array.from({ length: 12 }, () => me.create()));
@@ -152,14 +172,19 @@ describe('webhook endpoint URLs (SSRF), without the development switch', () => {
     const me = await caller(gateway, database.db);
     const res = await me.call('/v1/webhooks', { json: { url } });
     expect(res.status).toBe(400);
-    expect(await json(res)).toMatchObject({ code: 'invalid_request', error: expect.stringMatching(/https|public/) });
+    const body = await json(res);
+    expect(body).toMatchObject({ code: 'invalid_request', error: expect.stringMatching(/https|public/) });
+    expect(body.issues).toEqual([{ path: 'url', message: body.error }]);
   });
 
-  strict('refuses a private url on PATCH too', async ({ gateway, database }) => {
+  strict('refuses a private url on PATCH too (400 with issues)', async ({ gateway, database }) => {
     const me = await caller(gateway, database.db);
     const { row } = await createEndpoint(database.db, createSecretBox(gateway.config.secrets.webhookKey), { workspaceId: me.workspace.id, url: 'https://93.184.215.14/hook' });
     const res = await me.call(`/v1/webhooks/${row.id}`, { method: 'PATCH', json: { url: 'https://10.1.1.1/hook' } });
     expect(res.status).toBe(400);
+    expect(await json(res)).toEqual({
+      error: expect.stringContaining('public'), code: 'invalid_request', issues: [{ path: 'url', message: expect.stringContaining('10.1.1.1') }],
+    });
   });
 
   strict('answers test and redeliver for an endpoint at a private address with 409 wrong_server', async ({ gateway, database }) => {
@@ -174,6 +199,18 @@ describe('webhook endpoint URLs (SSRF), without the development switch', () => {
     const again = await me.call(`/v1/webhooks/${row.id}/deliveries/${delivery.id}/redeliver`, { method: 'POST' });
     expect(again.status).toBe(409);
     expect((await json(again)).code).toBe('wrong_server');
+  });
+});
+
+describe('GET /v1/webhooks', () => {
+  it('lists the endpoints newest first, ties broken by id', async ({ stack, database }) => {
+    const me = await caller(stack, database.db);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await me.created()).id);
+    const listed = async () => (await json(await me.call('/v1/webhooks'))).endpoints.map((e: { id: string }) => e.id);
+    expect(await listed()).toEqual([...ids].reverse());
+    await database.db.webhookEndpoint.updateMany({ where: { id: { in: ids } }, data: { createdAt: new Date('2030-01-01T00:00:00Z') } });
+    expect(await listed()).toEqual([...ids].sort().reverse());
   });
 });
 
@@ -195,7 +232,7 @@ describe('GET, PATCH and DELETE /v1/webhooks/{id}', () => {
   it('validates the PATCH body (400)', async ({ stack, database }) => {
     const me = await caller(stack, database.db);
     const endpoint = await me.created();
-    for (const body of [{ url: 'nope' }, { events: [] }, { enabled: 'yes' }, { description: 'x'.repeat(201) }]) {
+    for (const body of [{ url: 'nope' }, { events: [] }, { enabled: 'yes' }, { description: 'x'.repeat(201) }, { description: 'nul\0' }]) {
       expect((await me.call(`/v1/webhooks/${endpoint.id}`, { method: 'PATCH', json: body })).status).toBe(400);
     }
   });
@@ -299,7 +336,10 @@ describe('POST /v1/webhooks/{id}/test, deliveries and redeliver', () => {
     for (const limit of ['0', '101', 'x']) expect((await me.call(`/v1/webhooks/${endpoint.id}/deliveries?limit=${limit}`)).status).toBe(400);
     const forged = await me.call(`/v1/webhooks/${endpoint.id}/deliveries?cursor=bm90LWEtY3Vyc29y`);
     expect(forged.status).toBe(400);
-    expect(await json(forged)).toEqual({ error: 'The cursor is not one this list gave.', code: 'invalid_request' });
+    expect(await json(forged)).toEqual({
+      error: 'The cursor is not one this list gave.', code: 'invalid_request',
+      issues: [{ path: 'cursor', message: 'The cursor is not one this list gave.' }],
+    });
   });
 
   it('redelivers a copy of the event with a new id and redeliveryOf the original (202)', async ({ stack, database }) => {
@@ -348,6 +388,22 @@ describe('POST /v1/webhooks/{id}/test, deliveries and redeliver', () => {
     expect(done).toMatchObject({ id: delivery.id, attempts: 3, lastResponseStatus: 502, lastResponseBody: 'bad gateway', lastError: 'The endpoint answered 502.', nextAttemptAt: null });
     const read = await json(await me.call(`/v1/webhooks/${endpoint.id}`));
     expect(read.endpoint).toMatchObject({ consecutiveFailures: 3, lastSuccessAt: null, lastAttemptAt: expect.any(String) });
+  });
+});
+
+describe('when a delivery cannot be queued (Temporal unavailable)', () => {
+  unqueued('test and redeliver answer 503 with Retry-After and no code (`disabled` is for webhooks switched off); nothing is left queued', async ({ cannotQueue, database }) => {
+    const me = await caller(cannotQueue, database.db);
+    const endpoint = await me.created();
+    const event = await database.db.webhookEvent.create({ data: { id: crypto.randomUUID(), workspaceId: me.workspace.id, type: 'ping', data: {} } });
+    const delivery = await database.db.webhookDelivery.create({ data: { id: crypto.randomUUID(), eventId: event.id, endpointId: endpoint.id, status: 'exhausted' } });
+    for (const path of ['/test', `/deliveries/${delivery.id}/redeliver`]) {
+      const res = await me.call(`/v1/webhooks/${endpoint.id}${path}`, { method: 'POST' });
+      expect(res.status, path).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('10');
+      expect(await json(res)).toEqual({ error: 'Deliveries cannot be queued right now; nothing was queued. Try again shortly.' });
+    }
+    expect(await database.db.webhookDelivery.findMany({ where: { endpointId: endpoint.id }, select: { id: true } })).toEqual([{ id: delivery.id }]);
   });
 });
 
@@ -403,5 +459,10 @@ describe('the published interface', () => {
     expect(doc.components.schemas.CreateWebhookBody.properties.url).toMatchObject({ maxLength: 2000 });
     expect(doc.components.schemas).toHaveProperty('WebhookDelivery');
     expect(doc.components.schemas).toHaveProperty('WebhookEventPayload');
+    expect(doc.paths['/v1/webhooks'].get.responses['200'].description).toBe('Endpoints, newest first (ties broken by id)');
+    for (const path of ['/v1/webhooks/{id}/test', '/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver']) {
+      expect(doc.paths[path].post.responses['503'].description).toContain('Retry-After');
+      expect(doc.paths[path].post.responses['503'].headers).toHaveProperty('Retry-After');
+    }
   });
 });

@@ -23,6 +23,10 @@ const ERRORS = {
 } as const;
 const Queued = json(z.object({ delivery: WebhookDelivery }), 'Queued; attempted at once, then retried 30 s, 2 min, 10 min, 1 h and 6 h after failures');
 const NotSendable = error('The endpoint is switched off (`endpoint_disabled`), or points at an address this server may not reach (`wrong_server`).');
+const NotQueued = {
+  ...error(`Webhooks are switched off on this server (\`disabled\`); or, without a code, the delivery cannot be queued right now and nothing was queued: try again after \`Retry-After\` seconds (${service.QUEUE_RETRY_AFTER_SECONDS}).`),
+  headers: z.object({ 'Retry-After': z.string().optional().meta({ description: 'Seconds to wait, when the delivery could not be queued.' }) }),
+};
 
 const Id = z.object({ id: z.uuid().meta({ param: { name: 'id', in: 'path' }, description: 'The endpoint id.' }) });
 const body = <T extends z.ZodType>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
@@ -34,7 +38,7 @@ const routes = {
   list: createRoute({
     method: 'get', path: '/', tags, summary: 'List webhook endpoints',
     request: { query: z.object({ workspaceId: z.uuid().optional() }) },
-    responses: { 200: json(z.object({ endpoints: z.array(WebhookEndpoint) }), 'Endpoints, oldest first'), ...ERRORS },
+    responses: { 200: json(z.object({ endpoints: z.array(WebhookEndpoint) }), 'Endpoints, newest first (ties broken by id)'), ...ERRORS },
   }),
   create: createRoute({
     method: 'post', path: '/', tags, summary: 'Add an endpoint; its signing secret is shown once',
@@ -74,7 +78,7 @@ const routes = {
   test: createRoute({
     method: 'post', path: '/{id}/test', tags, summary: 'Send a signed `ping` event',
     request: { params: Id },
-    responses: { 202: Queued, 409: NotSendable, ...ERRORS },
+    responses: { 202: Queued, 409: NotSendable, ...ERRORS, 503: NotQueued },
   }),
   deliveries: createRoute({
     method: 'get', path: '/{id}/deliveries', tags, summary: "An endpoint's deliveries, newest first",
@@ -84,7 +88,7 @@ const routes = {
   redeliver: createRoute({
     method: 'post', path: '/{id}/deliveries/{deliveryId}/redeliver', tags, summary: 'Send a copy of a delivery\'s event (new `id`, `redeliveryOf` the original)',
     request: { params: Id.extend({ deliveryId: z.uuid().meta({ param: { name: 'deliveryId', in: 'path' } }) }) },
-    responses: { 202: Queued, 409: NotSendable, ...ERRORS },
+    responses: { 202: Queued, 409: NotSendable, ...ERRORS, 503: NotQueued },
   }),
 };
 

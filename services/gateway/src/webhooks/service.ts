@@ -33,7 +33,7 @@ async function visibleEndpoint(deps: WebhookDeps, caller: Caller, id: string, wr
 /** https and public addresses only (the development switch allows http and private hosts): 400 otherwise. */
 async function requireAcceptableUrl(config: Config, url: string) {
   const check = await checkEndpointUrl(url, { allowPrivate: config.allowPrivateUrls });
-  if (!check.ok) throw new ApiError(400, check.message, 'invalid_request');
+  if (!check.ok) throw ApiError.invalid('url', check.message);
 }
 
 export async function create(deps: WebhookDeps, caller: Caller, body: CreateWebhookBody): Promise<{ endpoint: WebhookEndpointWithSecret }> {
@@ -101,13 +101,20 @@ async function sendable(deps: WebhookDeps, row: EndpointRow): Promise<EndpointRo
   return row;
 }
 
+/** Seconds a caller waits before asking again when a delivery could not be queued. */
+export const QUEUE_RETRY_AFTER_SECONDS = 10;
+
 async function queue(deps: WebhookDeps, delivery: DeliveryWithEvent): Promise<{ delivery: WebhookDelivery }> {
   try {
     await startWebhookDelivery(deps.temporal(), delivery.id, { taskQueuePrefix: deps.config.temporal.taskQueuePrefix, ...deps.config.webhooks });
   } catch (error) {
     // Nothing half-made: without its workflow the delivery would never move.
     await deps.db.webhookEvent.delete({ where: { id: delivery.eventId } });
-    throw Object.assign(new ApiError(503, 'Deliveries cannot be queued right now; nothing was queued. Try again shortly.', 'disabled'), { cause: error });
+    // No code: the spec keeps `disabled` for webhooks switched off, and this passes.
+    const unavailable = new ApiError(503, 'Deliveries cannot be queued right now; nothing was queued. Try again shortly.', undefined, {
+      'Retry-After': String(QUEUE_RETRY_AFTER_SECONDS),
+    });
+    throw Object.assign(unavailable, { cause: error });
   }
   return { delivery: toDelivery(delivery) };
 }
