@@ -29,6 +29,26 @@ describe('every non-2xx body is { error, code?, issues? } (spec: Errors)', () =>
     expect(await json(res)).toEqual({ error: expect.stringContaining('application/json'), code: 'unsupported_media_type' });
   });
 
+  it('an empty body is no body, whatever its Content-Type says', async ({ gateway }) => {
+    const res = await gateway.app.request(`/v1/productions/${crypto.randomUUID()}/greenlight`, {
+      method: 'POST', headers: { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json', 'content-length': '0' },
+    });
+    expect(res.status).toBe(404);
+  });
+
+  it('text holding NUL is a 400 naming the field, and nothing is created', async ({ gateway, database }) => {
+    const before = await database.db.production.count();
+    for (const [body, path] of [
+      [{ brief: { intent: 'Launch\u0000day' } }, 'brief.intent'],
+      [{ brief: { intent: 'Launch', code: [{ path: 'bin/tool', source: 'ELF\u0000\u0001' }] } }, 'brief.code.0.source'],
+    ] as const) {
+      const res = await gateway.app.request('/v1/productions', withKey(gateway.apiKey, { json: body }));
+      expect(res.status).toBe(400);
+      expect(await json(res)).toEqual({ error: expect.stringContaining('NUL'), code: 'invalid_request', issues: [{ path, message: expect.stringContaining('NUL') }] });
+    }
+    expect(await database.db.production.count()).toBe(before);
+  });
+
   it('an oversized body is a 413, refused before it is read to the end', async ({ gateway }) => {
     const res = await gateway.app.request('/v1/productions', withKey(gateway.apiKey, { json: { brief: { intent: 'x'.repeat(10_000) } } }));
     expect(res.status).toBe(413);
