@@ -40,7 +40,8 @@ export function linkPageRoutes(deps: service.LinkDeps) {
     const action = pageAction(c.req.param('action'));
     if (!action) return c.html(unusableLinkPage('There is no such action.'), 404);
     const form = await c.req.parseBody();
-    const field = (name: string) => (typeof form[name] === 'string' ? form[name].trim() : '');
+    // A browser's form never holds NUL, and PostgreSQL stores none: a crafted one is dropped.
+    const field = (name: string) => (typeof form[name] === 'string' ? form[name].replaceAll('\0', '').trim() : '');
     const comment = field('comment');
     const reason = field('reason');
     try {
