@@ -9,16 +9,23 @@ export class RenderError extends Error {
   }
 }
 
-/** A medium (or the logo) could not be downloaded, was refused, too large, of the wrong type or undecodable. */
+/**
+ * A medium (or the logo) could not be downloaded, was refused, too large, of the wrong type or
+ * undecodable. `transient` when it may pass (a timeout, a lost connection, a busy server): worth
+ * another try; every other one fails the same way again.
+ */
 export class MediaError extends RenderError {
+  readonly transient: boolean;
+
   constructor(
     message: string,
     readonly mediaId: string,
     readonly url: string,
     details: string | null = null,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; transient?: boolean },
   ) {
     super(message, details, options);
+    this.transient = options?.transient ?? false;
   }
 }
 

@@ -10,7 +10,7 @@ export async function exportWorkflow({ exportId, heartbeatTimeoutMs }: ExportWor
     return 'done';
   } catch (error) {
     if (!(error instanceof ActivityFailure)) throw error;
-    await steps.failExport({ exportId, error: renderFailure(error) });
+    await steps.failExport({ exportId, error: renderFailure(error, { medium: 'A media file', then: 'Please try again.' }) });
     return 'failed';
   }
 }

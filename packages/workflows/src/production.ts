@@ -7,6 +7,7 @@ import {
   type ActorRef, type CancelArgs, type CommentArgs, type DeclineArgs, type GreenlightArgs, type ProductionActivities, type ProductionWorkflowInput, type Refusal, type RenderFarmActivities,
   type StepOutcome,
 } from './definitions.ts';
+import { RENDER_TRIES, renderFailure } from './render-farm.ts';
 
 const TERMINAL: readonly Stage[] = ['delivered', 'skipped', 'declined', 'cancelled', 'failed'];
 const BEFORE_GREENLIGHT: readonly Stage[] = ['queued', 'writing_pitch', 'pitch_ready'];
@@ -35,7 +36,7 @@ export async function productionWorkflow(input: ProductionWorkflowInput): Promis
     taskQueue: input.renderTaskQueue,
     startToCloseTimeout: '30 minutes',
     heartbeatTimeout: input.renderHeartbeatTimeoutMs ?? '2 minutes',
-    retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumAttempts: 3 },
+    retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumAttempts: RENDER_TRIES },
   });
 
   /**
@@ -168,7 +169,7 @@ export async function productionWorkflow(input: ProductionWorkflowInput): Promis
       }
       if (!(error instanceof ActivityFailure)) throw error;
       await condition(() => !state.busy);
-      if (!ended() && (await steps.fail({ productionId, error: readableRenderError(error) })).applied) state.stage = 'failed';
+      if (!ended() && (await steps.fail({ productionId, error: renderFailure(error, { medium: 'A media file', then: 'Your credits were refunded.' }) })).applied) state.stage = 'failed';
     }
   }
 
@@ -176,11 +177,4 @@ export async function productionWorkflow(input: ProductionWorkflowInput): Promis
   // An update may still be recording its outcome; let it finish before the workflow ends.
   await condition(() => !state.busy && allHandlersFinished());
   return state.stage;
-}
-
-/** A person's reason, never the render machine's diagnostics. */
-function readableRenderError(error: ActivityFailure): string {
-  const cause = error.cause;
-  if (cause instanceof ApplicationFailure && cause.type === 'MediaError') return `A media file could not be used: ${cause.message}`;
-  return 'The video could not be made after 3 tries. Your credits were refunded.';
 }

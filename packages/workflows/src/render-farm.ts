@@ -1,6 +1,9 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { RenderFarmActivities, RenderFarmSteps } from './definitions.ts';
 
+/** Tries of one render before it fails (DECISIONS: "tried 3 times by the render farm"). */
+export const RENDER_TRIES = 3;
+
 /**
  * The render farm as a workflow on the render task queue sees it: renders heartbeat, are tried
  * 3 times (a medium that cannot be used is not retried), and their steps are local activities.
@@ -10,7 +13,7 @@ export function renderFarm(heartbeatTimeoutMs: number) {
     farm: proxyActivities<RenderFarmActivities>({
       startToCloseTimeout: '30 minutes',
       heartbeatTimeout: heartbeatTimeoutMs,
-      retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumAttempts: 3 },
+      retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumAttempts: RENDER_TRIES },
     }),
     steps: proxyLocalActivities<RenderFarmSteps>({
       startToCloseTimeout: '30 seconds',
@@ -19,9 +22,26 @@ export function renderFarm(heartbeatTimeoutMs: number) {
   };
 }
 
-/** Why a render failed, in words a person can read: never the render machine's diagnostics. */
-export function renderFailure(error: ActivityFailure): string {
+/**
+ * Why a render failed, in words a person can read: never the render machine's diagnostics.
+ * `medium` names what a media failure was about ("An image"); `then` says what happens next.
+ */
+export function renderFailure(error: ActivityFailure, words: { medium: string; then: string }): string {
   const cause = error.cause;
-  if (cause instanceof ApplicationFailure && cause.type === 'MediaError') return `An image could not be used: ${cause.message}`;
-  return 'The video could not be made after 3 tries. Please try again.';
+  const tries = triesOf(error);
+  if (cause instanceof ApplicationFailure && cause.type === 'MediaError') {
+    return `${words.medium} could not be used: ${cause.message}${tries > 1 ? ` (after ${tries} tries)` : ''}`;
+  }
+  return `The video could not be made${tries > 1 ? ` after ${tries} tries` : ''}. ${words.then}`;
+}
+
+/**
+ * How many tries there were: every one when the retry policy gave up, else the try that failed
+ * for good (the render farm puts `{ attempt }` in its failures' details); 1 when it does not say.
+ */
+function triesOf(error: ActivityFailure): number {
+  if (error.retryState === 'MAXIMUM_ATTEMPTS_REACHED') return RENDER_TRIES;
+  const details = error.cause instanceof ApplicationFailure ? error.cause.details?.[0] : undefined;
+  const attempt = (details as { attempt?: unknown } | undefined)?.attempt;
+  return typeof attempt === 'number' ? attempt : 1;
 }

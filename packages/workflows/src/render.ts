@@ -11,7 +11,7 @@ export async function renderWorkflow({ renderId, heartbeatTimeoutMs }: RenderWor
     return 'done';
   } catch (error) {
     if (!(error instanceof ActivityFailure)) throw error;
-    await steps.failRender({ renderId, error: renderFailure(error) });
+    await steps.failRender({ renderId, error: renderFailure(error, { medium: 'An image', then: 'Please try again.' }) });
     return 'failed';
   }
 }

@@ -3,13 +3,16 @@ import { ApplicationFailure } from '@temporalio/common';
 import { MediaError, RenderError } from '@vp/render';
 
 /**
- * A render's failure as Temporal should see it. A medium that cannot be used will not work on a
- * retry: non-retryable `MediaError` with the renderer's readable message. Other render failures
- * are retried; their diagnostics go to the worker's log, never into the failure.
+ * A render's failure as Temporal should see it, with the renderer's readable message only. A
+ * medium that cannot be used will not work on a retry: non-retryable `MediaError`; one that may
+ * pass (a timeout, a 5xx) is a retryable `MediaError`, so the render farm's tries apply. Other
+ * render failures are retried; their diagnostics go to the worker's log, never into the failure.
+ * The details carry `{ attempt }`, the try that failed, so the workflow can say how many there were.
  */
-export function asActivityFailure(error: unknown): unknown {
+export function asActivityFailure(error: unknown, attempt = 1): unknown {
   if (error instanceof RenderError && error.details) log.warn('render failed', { error: error.message, details: error.details });
-  if (error instanceof MediaError) return ApplicationFailure.create({ type: 'MediaError', message: error.message, nonRetryable: true });
-  if (error instanceof RenderError) return ApplicationFailure.create({ type: error.name, message: error.message });
+  const details = [{ attempt }];
+  if (error instanceof MediaError) return ApplicationFailure.create({ type: 'MediaError', message: error.message, nonRetryable: !error.transient, details });
+  if (error instanceof RenderError) return ApplicationFailure.create({ type: error.name, message: error.message, details });
   return error;
 }

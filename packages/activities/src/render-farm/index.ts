@@ -56,7 +56,7 @@ export function createRenderFarmActivities(deps: RenderFarmDeps): RenderFarmActi
         },
       });
     } catch (error) {
-      throw asActivityFailure(error);
+      throw asActivityFailure(error, Context.current().info.attempt);
     } finally {
       beats.stop();
     }

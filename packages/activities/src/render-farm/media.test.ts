@@ -43,9 +43,39 @@ describe('the render farm\'s media', () => {
     await expect(mediaFetcher({ blobs, allowPrivate: true })('blob:renders/mine/images/1.png', LIMITS)).rejects.toThrow(/not one of this render's uploads/);
   });
 
+  it('names a render\'s upload by its name, never by its address in the blob store', async () => {
+    const blobs = localBlobStore(join(dir, 'blobs'));
+    await blobs.put('renders/named/images/1.png', Buffer.from('not a picture at all'));
+    const fetchMedia = mediaFetcher({ blobs, allowPrivate: false, blobPrefix: 'renders/named/' });
+    const composition = composeImages({ images: [{ url: 'blob:renders/named/images/1.png', name: 'Image 1' }], resolution: '480p', background: 'black' });
+    const failure = await renderComposition(composition, { outFile: join(dir, 'named.mp4'), workDir: join(dir, 'named'), fetchMedia }).then(() => null, (error: unknown) => error);
+    expect(failure).toBeInstanceOf(MediaError);
+    expect((failure as Error).message).toBe("The image 'Image 1' is not a PNG, JPEG, WebP, GIF or AVIF image");
+  });
+
+  it('tries again when the blob store does not answer, not when a key is not the render\'s own', async () => {
+    const blobs = localBlobStore(join(dir, 'blobs'));
+    const fetchMedia = mediaFetcher({ blobs, allowPrivate: false, blobPrefix: 'renders/lost/' });
+    const failure = async (url: string) => {
+      const composition = composeImages({ images: [{ url, name: 'Image 1' }], resolution: '480p', background: 'black' });
+      const error = await renderComposition(composition, { outFile: join(dir, 'lost.mp4'), workDir: join(dir, 'lost'), fetchMedia }).then(() => null, (e: unknown) => e);
+      expect(error).toBeInstanceOf(MediaError);
+      return error as MediaError;
+    };
+    expect(await failure('blob:renders/lost/images/1.png')).toMatchObject({ transient: true, message: "The image 'Image 1' could not be downloaded" });
+    const foreign = await failure('blob:renders/other/images/1.png');
+    expect(foreign).toMatchObject({ transient: false, message: "The image 'Image 1' could not be downloaded: it is not one of this render's uploads" });
+    expect(asActivityFailure(foreign, 1)).toMatchObject({ type: 'MediaError', nonRetryable: true, details: [{ attempt: 1 }] });
+  });
+
+  it('lets the render farm try a medium that may pass again, saying which try failed', () => {
+    const busy = new MediaError("The image 'Dashboard' (https://media.example/d.png) could not be downloaded: the server answered 503", 'image-1', 'https://media.example/d.png', null, { transient: true });
+    expect(asActivityFailure(busy, 2)).toMatchObject({ type: 'MediaError', nonRetryable: false, message: busy.message, details: [{ attempt: 2 }] });
+  });
+
   it('keeps other render failures retryable, with their readable message only', () => {
     const quality = new QualityError([{ check: 'blank frame', message: 'the frame at 1.5 s is blank' }]);
-    expect(asActivityFailure(quality)).toMatchObject({ type: 'QualityError', nonRetryable: false, message: quality.message });
+    expect(asActivityFailure(quality, 3)).toMatchObject({ type: 'QualityError', nonRetryable: false, message: quality.message, details: [{ attempt: 3 }] });
     const other = new Error('ECONNRESET');
     expect(asActivityFailure(other)).toBe(other);
   });

@@ -79,7 +79,32 @@ describe('loadAssets', () => {
   it('explains a 404', async () => {
     const error = await failure(withMedia('image', '/missing.png'));
     expect(error.message).toBe(`The image 'Dashboard' (${server.url('/missing.png')}) could not be downloaded: the server answered 404`);
-    expect(error).toMatchObject({ mediaId: 'image-1', url: server.url('/missing.png') });
+    expect(error).toMatchObject({ mediaId: 'image-1', url: server.url('/missing.png'), transient: false });
+  });
+
+  it('takes a busy server (503, 429), a timeout or a failed connection as passing: worth another try', async () => {
+    const busy = await failure(withMedia('image', '/busy.png'));
+    expect(busy).toMatchObject({ transient: true, message: `The image 'Dashboard' (${server.url('/busy.png')}) could not be downloaded: the server answered 503` });
+    const slowDown = await failure(withMedia('image', '/slow-down.png'));
+    expect(slowDown).toMatchObject({ transient: true, message: expect.stringContaining('could not be downloaded: the server answered 429') });
+    const slow = await failure(withMedia('image', '/slow.png'), { limits: { image: { maxBytes: 1024 * 1024, timeoutMs: 300 } } });
+    expect(slow).toMatchObject({ transient: true, message: expect.stringContaining('could not be downloaded: no complete answer within 0.3 s') });
+    // Nothing listens on port 9 (discard) here: the connection is refused.
+    const closed = composeImages({ images: [{ url: 'http://127.0.0.1:9/dashboard.png', name: 'Dashboard' }], resolution: '480p', background: 'black' });
+    const refused = await failure(closed);
+    expect(refused).toMatchObject({ transient: true, message: "The image 'Dashboard' (http://127.0.0.1:9/dashboard.png) could not be downloaded: the server could not be reached (ECONNREFUSED)" });
+  });
+
+  it('takes every other failure as final: the same file fails the same way again', async () => {
+    const final = [
+      await failure(withMedia('image', '/missing.png')),
+      await failure(withMedia('image', '/page.html')),
+      await failure(withMedia('image', '/broken.png')),
+      await failure(withMedia('image', '/moved.png')),
+      await failure(withMedia('image', '/dashboard.png'), { fetchMedia: publicMediaFetcher() }),
+      await failure(withMedia('image', '/dashboard.png'), { limits: { image: { maxBytes: 1000, timeoutMs: 5000 } } }),
+    ];
+    expect(final.map((error) => error.transient)).toEqual(final.map(() => false));
   });
 
   it('refuses a page that is not an image, by its content type', async () => {

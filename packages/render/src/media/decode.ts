@@ -1,13 +1,10 @@
 import { writeFile } from 'node:fs/promises';
 import { createCanvas, loadImage, type Canvas } from '@napi-rs/canvas';
-import { MediaError, RenderError } from '../errors.ts';
+import { RenderError, type MediaError } from '../errors.ts';
 import { probe, type ProbeStream } from '../probe.ts';
 import { run } from '../process.ts';
-import type { MediaSubject } from './fetch-media.ts';
-import { imageDimensions, type SniffedType } from './sniff.ts';
-
-/** Beyond this a picture costs more memory to decode than a render may spend. */
-const MAX_PIXELS = 60_000_000;
+import { mediaFailure, type MediaSubject } from './fetch-media.ts';
+import { imageDimensions, MAX_PICTURE_PIXELS, type SniffedType } from './sniff.ts';
 
 export interface VideoFile {
   file: string;
@@ -21,7 +18,7 @@ export interface VideoFile {
 const HDR_TRANSFERS = new Set(['smpte2084', 'arib-std-b67']);
 
 function failure(subject: MediaSubject, reason: string, details: string | null = null, cause?: unknown): MediaError {
-  return new MediaError(`${subject.label} (${subject.url}) ${reason}`, subject.id, subject.url, details, { cause });
+  return mediaFailure(subject, reason, { details, cause });
 }
 
 /**
@@ -31,7 +28,7 @@ function failure(subject: MediaSubject, reason: string, details: string | null =
  */
 export async function decodeImage(body: Buffer, type: SniffedType, subject: MediaSubject, box: { width: number; height: number }): Promise<Canvas> {
   const declared = imageDimensions(body, type);
-  if (declared && declared.width * declared.height > MAX_PIXELS) {
+  if (declared && declared.width * declared.height > MAX_PICTURE_PIXELS) {
     throw failure(subject, `is too large to use: ${declared.width} × ${declared.height} pixels`);
   }
   let image: Awaited<ReturnType<typeof loadImage>>;

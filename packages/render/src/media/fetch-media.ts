@@ -1,4 +1,4 @@
-import { FetchError, fetchPublic, formatBytes, type Resolver } from '@vp/net';
+import { ConnectionError, FetchError, FetchTimeoutError, fetchPublic, formatBytes, HostNotFoundError, type Resolver } from '@vp/net';
 import { MediaError } from '../errors.ts';
 import { sniff, type SniffedType } from './sniff.ts';
 
@@ -11,7 +11,8 @@ export interface FetchedMedia {
 
 /**
  * How the renderer reads a medium's URL. The default fetches from public addresses only;
- * a worker may pass its own (a cache, a blob store) with the same limits.
+ * a worker may pass its own (a cache, a blob store) with the same limits. A `FetchError` it
+ * throws is judged by its kind (see `download`); any other error is taken as one that may pass.
  */
 export type FetchMedia = (url: string, limits: { maxBytes: number; timeoutMs: number; signal?: AbortSignal }) => Promise<FetchedMedia>;
 
@@ -56,32 +57,51 @@ const UNSPECIFIC = new Set(['application/octet-stream', 'binary/octet-stream', '
 export interface MediaSubject {
   id: string;
   url: string;
-  /** "The image 'Dashboard'", "The logo". */
+  /** "The image 'Dashboard' (https://…)", "The logo (https://…)"; an upload by its name only. */
   label: string;
 }
 
 export function describe(role: MediaRole, id: string, url: string, name?: string): MediaSubject {
   const label = role === 'logo' ? 'The logo' : `The ${role} '${name ?? id}'`;
-  return { id, url, label };
+  // An upload's `blob:<key>` is the store's internal address: people see the image's name only.
+  return { id, url, label: url.startsWith('blob:') ? label : `${label} (${url})` };
 }
 
-/** Downloads a medium and checks its answer, size and type; every failure is a readable `MediaError`. */
+/** A medium's failure in words a person can read; diagnostics stay in `details`, for the logs. */
+export function mediaFailure(
+  subject: MediaSubject, reason: string, options: { details?: string | null; cause?: unknown; transient?: boolean } = {},
+): MediaError {
+  return new MediaError(`${subject.label} ${reason}`, subject.id, subject.url, options.details ?? null, { cause: options.cause, transient: options.transient });
+}
+
+/** Failures of a fetch that may pass on another try: the host or the way to it, not the address or the file. */
+const PASSING_FETCH_ERRORS = [FetchTimeoutError, ConnectionError, HostNotFoundError];
+/** Answers that may differ on another try: a server that is busy, down, or asks to slow down. */
+const passingStatus = (status: number) => status === 429 || status >= 500;
+
+/**
+ * Downloads a medium and checks its answer, size and type; every failure is a readable `MediaError`.
+ * A timeout, a lost connection, a 5xx or a 429 is `transient` (the render farm tries again);
+ * a refused address, another 4xx, a file too large or of the wrong type is final.
+ */
 export async function download(
   subject: MediaSubject, role: MediaRole, fetchMedia: FetchMedia, limit: MediaLimit, signal?: AbortSignal,
 ): Promise<{ body: Buffer; type: SniffedType }> {
-  const fail = (reason: string, details: string | null = null, cause?: unknown): never => {
-    throw new MediaError(`${subject.label} (${subject.url}) ${reason}`, subject.id, subject.url, details, { cause });
+  const fail = (reason: string, options: Parameters<typeof mediaFailure>[2] = {}): never => {
+    throw mediaFailure(subject, reason, options);
   };
   let fetched: FetchedMedia;
   try {
     fetched = await fetchMedia(subject.url, { ...limit, signal });
   } catch (error) {
     if (signal?.aborted) throw error;
-    if (error instanceof FetchError) return fail(`could not be downloaded: ${error.message}`, null, error);
-    return fail('could not be downloaded', String(error), error);
+    if (error instanceof FetchError) {
+      return fail(`could not be downloaded: ${error.message}`, { cause: error, transient: PASSING_FETCH_ERRORS.some((kind) => error instanceof kind) });
+    }
+    return fail('could not be downloaded', { details: String(error), cause: error, transient: true });
   }
   if (fetched.status >= 300 && fetched.status < 400) return fail(`could not be downloaded: the server answered ${fetched.status}, a redirect, which is not followed`);
-  if (fetched.status < 200 || fetched.status >= 300) return fail(`could not be downloaded: the server answered ${fetched.status}`);
+  if (fetched.status < 200 || fetched.status >= 300) return fail(`could not be downloaded: the server answered ${fetched.status}`, { transient: passingStatus(fetched.status) });
   if (fetched.body.length > limit.maxBytes) return fail(`is larger than ${formatBytes(limit.maxBytes)}`);
   if (!fetched.body.length) return fail('is empty');
   const accepted = ACCEPTED[role];

@@ -30,6 +30,9 @@ function isoMediaType(bytes: Buffer): SniffedType {
   return brands[0] === 'qt  ' ? 'quicktime' : 'mp4';
 }
 
+/** Beyond this a picture costs more memory to decode than a render may spend. */
+export const MAX_PICTURE_PIXELS = 60_000_000;
+
 /** Width and height from the header, read before decoding so a huge picture is refused cheaply. */
 export function imageDimensions(bytes: Buffer, type: SniffedType): { width: number; height: number } | null {
   try {

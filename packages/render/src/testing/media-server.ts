@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
 
-type Route = { status?: number; type?: string; body?: Buffer; headers?: Record<string, string> };
+type Route = { status?: number; type?: string; body?: Buffer; headers?: Record<string, string>; delayMs?: number };
 
 /** A picture with shapes and text, so it is not blank and compresses like a screenshot. */
 export function samplePicture(width: number, height: number, hue: number): Canvas {
@@ -86,7 +86,8 @@ function turnedUpright(mp4: Buffer): Buffer {
 /**
  * A local HTTP server with good and bad media for tests: pictures in every accepted type,
  * a short video (also as a phone's portrait clip), a phone's HDR clip, logos, and a 404, an
- * HTML page, an iPhone photo (HEIC), an animated GIF, damaged files and a redirect.
+ * HTML page, an iPhone photo (HEIC), an animated GIF, damaged files, a redirect, a busy server
+ * (503, 429) and a slow one.
  */
 export async function startMediaServer(): Promise<{ url: (path: string) => string; close: () => Promise<void>; requests: string[] }> {
   const png = (w: number, h: number, hue: number) => samplePicture(w, h, hue).toBuffer('image/png');
@@ -115,13 +116,18 @@ export async function startMediaServer(): Promise<{ url: (path: string) => strin
     '/broken.png': { type: 'image/png', body: Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(400, 7)]) },
     '/broken.mp4': { type: 'video/mp4', body: Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypisom'), Buffer.alloc(4000, 3)]) },
     '/moved.png': { status: 302, headers: { location: '/dashboard.png' } },
+    '/busy.png': { status: 503, type: 'text/plain', body: Buffer.from('try again later') },
+    '/slow-down.png': { status: 429, type: 'text/plain', body: Buffer.from('too many requests'), headers: { 'retry-after': '1' } },
+    '/slow.png': { type: 'image/png', body: png(400, 300, 60), delayMs: 1500 },
   };
   const requests: string[] = [];
   const server: Server = createServer((req, res) => {
     requests.push(req.url ?? '');
     const route = routes[req.url ?? ''];
     if (!route) return res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-    res.writeHead(route.status ?? 200, { ...(route.type ? { 'content-type': route.type } : {}), ...route.headers }).end(route.body);
+    const answer = () => res.writeHead(route.status ?? 200, { ...(route.type ? { 'content-type': route.type } : {}), ...route.headers }).end(route.body);
+    if (route.delayMs) setTimeout(answer, route.delayMs);
+    else answer();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
