@@ -17,18 +17,25 @@ export function createRender(db: Db, input: NewRender): Promise<RenderRow> {
   return db.render.create({ data: { ...input, projectId: randomUUID(), exportId: randomUUID() } });
 }
 
+/** A render with whether its project exists yet (its id is chosen up front, the project made later). */
+export type RenderRecord = RenderRow & { projectMade: boolean };
+
 /** A render of this account, or null (another account's render is not found either). */
-export function findRender(db: Db, id: string, accountId: string): Promise<RenderRow | null> {
-  return db.render.findFirst({ where: { id, accountId } });
+export async function findRender(db: Db, id: string, accountId: string): Promise<RenderRecord | null> {
+  const row = await db.render.findFirst({ where: { id, accountId } });
+  if (!row) return null;
+  // The render farm's first try makes the project: a render that never started (or not yet) has none.
+  const project = await db.project.findUnique({ where: { id: row.projectId }, select: { id: true } });
+  return { ...row, projectMade: project !== null };
 }
 
-/** The API's view. `projectId` appears once the render farm has made the project. */
-export function toRender(row: RenderRow, videoUrl: string | null): Render {
+/** The API's view. `projectId` appears once the render farm has made the project, never before. */
+export function toRender(row: RenderRecord, videoUrl: string | null): Render {
   return {
     id: row.id,
     status: row.status,
     progress: Math.min(1, Math.max(0, row.progress)),
-    projectId: row.status === 'queued' ? null : row.projectId,
+    projectId: row.projectMade ? row.projectId : null,
     resolution: row.resolution as RenderResolution,
     error: row.error,
     ...(row.status === 'done' && videoUrl ? { videoUrl } : {}),

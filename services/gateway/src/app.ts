@@ -31,10 +31,13 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
     onMethodNotAllowed: (c, allowed) =>
       errorResponse(c, 405, { error: `${c.req.method} is not allowed here; use ${allowed.join(', ')}.`, code: 'method_not_allowed' }, { Allow: allowed.join(', ') }),
   }));
+  // The key and the rate limit first: a caller without a key gets its 401 (or 429) before a byte of
+  // its body is read, and only authorised callers get as far as the body limits (and their 413).
+  app.use(guard(deps, limiter));
   app.use(limitBody(deps.config.http.bodyLimitBytes, { except: NON_JSON_BODIES }));
   app.use('/v1/renders', limitBody(deps.config.render.bodyLimitBytes));
-  app.use(guard(deps, limiter));
   app.use('/v1/*', requireJsonBody({ except: NON_JSON_BODIES }));
+  app.use('/production-links/*', requireJsonBody());
 
   app.route('/', healthRoutes(deps));
   app.route('/v1/productions', productionRoutes<GatewayEnv>({ ...deps, caller: (c) => c.var.principal }));

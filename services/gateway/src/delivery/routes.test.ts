@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { Delivery, PHASES, type BriefInput, type Stage } from '@vp/contracts';
 import { balance } from '@vp/ledger';
+import { deliveryExportId, exportKeys, finishExport, sharePosterUrl, shareUrl, shareVideoUrl } from '@vp/projects';
 import { seedAccount, test, waitFor } from '@vp/testing';
 import { startReceiver, type Receiver } from '@vp/webhooks/testing';
 import { makeImage, probe, startMediaServer } from '../testing/media.ts';
@@ -15,7 +16,13 @@ let receiver: Receiver;
 let media: Awaited<ReturnType<typeof startMediaServer>>;
 beforeAll(async () => {
   receiver = await startReceiver();
-  media = await startMediaServer({ '/dashboard.png': { type: 'image/png', body: await makeImage('png', '1280x720') } });
+  const dashboard = { type: 'image/png', body: await makeImage('png', '1280x720') };
+  media = await startMediaServer({
+    '/dashboard.png': dashboard,
+    // Busy for a moment (503 once, then the picture), or down for good (503 every time).
+    '/flaky.png': [{ status: 503 }, dashboard],
+    '/down.png': { status: 503 },
+  });
 });
 afterAll(async () => {
   await receiver.close();
@@ -61,6 +68,22 @@ async function client(stack: Stack, db: Parameters<typeof seedAccount>[0]) {
 
 /** A GET of one of the service's own addresses (share, project and file links are absolute). */
 const get = (stack: Stack, url: string, headers: Record<string, string> = {}) => stack.app.request(new URL(url).pathname, { headers });
+
+/**
+ * Everything public about a production's project that is not delivered: its page, a re-export
+ * of its version 1, and the share page, video and poster of its delivery export. 404 for each.
+ */
+async function expectNothingPublic(stack: Stack, projectId: string, exportId: string) {
+  const appUrl = stack.config.appUrl;
+  expect((await get(stack, `${appUrl}/projects/${projectId}`, { accept: 'text/html' })).status).toBe(404);
+  const page = await get(stack, `${appUrl}/projects/${projectId}`);
+  expect(page.status).toBe(404);
+  expect(await json(page)).toMatchObject({ code: 'not_found' });
+  const reexport = await stack.app.request(`/projects/${projectId}/versions/1/exports`, { method: 'POST' });
+  expect(reexport.status).toBe(404);
+  expect(await json(reexport)).toMatchObject({ code: 'not_found' });
+  for (const url of [shareUrl, shareVideoUrl, sharePosterUrl]) expect((await get(stack, url(appUrl, exportId))).status).toBe(404);
+}
 
 describe('a greenlit production', () => {
   let made: Promise<{ id: string; delivery: Delivery; title: string; me: Awaited<ReturnType<typeof client>>; queues: unknown[] }> | null = null;
@@ -248,6 +271,40 @@ describe('a production whose medium cannot be used', () => {
     expect(entry.payload).toEqual({ stage: 'failed', error: failed.production.error, creditsRefunded: 5 });
     // One try: a medium that cannot be used is not retried.
     expect(failed.events.filter((e: { kind: string }) => e.kind === 'note').map((e: { payload: unknown }) => e.payload)).toEqual([{ phase: 'preparing' }]);
+    expect(media.hits('/gone.png')).toBe(1);
+    // Refunded, so its project (made by the first try) is not public, and cannot be exported for free.
+    await expectNothingPublic(stack, failed.production.projectId, deliveryExportId(production.id));
+    expect(await database.db.export.count({ where: { projectId: failed.production.projectId } })).toBe(1);
+  }, 180_000);
+});
+
+describe('a production whose media host is busy', () => {
+  it('is tried again and delivered when the host answers on the next try (a 503 is not final)', async ({ stack, database }) => {
+    const me = await client(stack, database.db);
+    const production = await me.greenlit({
+      intent: 'Show off the new dashboard in release 2.4',
+      media: [{ id: 'flaky', kind: 'image', url: `${media.url}/flaky.png`, name: 'Flaky screenshot' }],
+    });
+    expect(production.pitch.shots.some((s: { mediaIds: string[] }) => s.mediaIds.includes('flaky'))).toBe(true);
+    const done = await me.reach(production.id, 'delivered', RENDER);
+    expect(done.production).toMatchObject({ error: null, creditsCharged: 5 });
+    expect(media.hits('/flaky.png')).toBe(2);
+    expect(await balance(database.db, me.account.id)).toBe(95);
+    // The second try announced itself: its phases noted again, the first try's only `preparing`.
+    const phases = done.events.filter((e: { kind: string }) => e.kind === 'note').map((e: { payload: { phase: string } }) => e.payload.phase);
+    expect(phases).toEqual(['preparing', ...PHASES]);
+  }, 180_000);
+
+  it('fails after the render farm\'s 3 tries when the host stays down, with a readable reason and a full refund', async ({ stack, database }) => {
+    const me = await client(stack, database.db);
+    const production = await me.greenlit({
+      intent: 'Show off the new dashboard in release 2.4',
+      media: [{ id: 'down', kind: 'image', url: `${media.url}/down.png`, name: 'Down screenshot' }],
+    });
+    const failed = await me.reach(production.id, 'failed', RENDER);
+    expect(failed.production.error).toBe(`A media file could not be used: The image 'Down screenshot' (${media.url}/down.png) could not be downloaded: the server answered 503 (after 3 tries)`);
+    expect(media.hits('/down.png')).toBe(3);
+    expect(await balance(database.db, me.account.id)).toBe(100);
   }, 180_000);
 });
 
@@ -265,5 +322,15 @@ describe('a production cancelled while its video is made', () => {
     expect((await database.db.export.findFirstOrThrow({ where: { projectId: row.projectId! } })).error).toBe('The render was stopped.');
     expect(await balance(database.db, me.account.id)).toBe(100);
     expect((await me.read(production.id)).production.stage).toBe('cancelled');
+
+    // Refunded in full, so nothing of it is public: its project, a re-export, its share link.
+    const exportId = deliveryExportId(production.id);
+    await expectNothingPublic(stack, row.projectId!, exportId);
+    expect(await database.db.export.count({ where: { projectId: row.projectId! } })).toBe(1);
+    // Not even an export that finished (a render done just as the cancel landed) is shared.
+    await finishExport(database.db, exportId, { bytes: 4, durationMs: 5000, width: 1920, height: 1080 });
+    await stack.blobs.put(exportKeys(exportId).video, Buffer.from('mp4!'), { contentType: 'video/mp4' });
+    await stack.blobs.put(exportKeys(exportId).poster, Buffer.from([0xff, 0xd8, 0xff, 0xd9]), { contentType: 'image/jpeg' });
+    await expectNothingPublic(stack, row.projectId!, exportId);
   }, 180_000);
 });

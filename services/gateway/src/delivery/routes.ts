@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
-import { ApiError } from '@vp/contracts';
+import { ApiError, type Stage } from '@vp/contracts';
 import { exportKeys, projectWithHistory, queueExport, sharePosterUrl, shareUrl, shareVideoUrl } from '@vp/projects';
 import { productionPageUrl } from '@vp/productions';
 import { exportWorkflowStart } from '@vp/workflows/render-start';
@@ -10,6 +10,8 @@ import { notFoundPage, projectPage, sharePage } from './pages.ts';
 import { serveBlob } from './serve-blob.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The one stage whose project and exports are public (see `deliveryRoutes`). */
+const DELIVERED: Stage = 'delivered';
 /** Exported files never change: any cache may keep them for good. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -17,24 +19,29 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  * The delivery, in the app (public, no key; the ids are unguessable and given only to the
  * production's owner): the share page with its player, the video and poster served with
  * byte ranges, and the editable project with its versions and re-exports.
+ *
+ * All of it exists only once the production is delivered. Before that, or for one cancelled or
+ * failed (and so refunded), the project and its exports answer 404 like an unknown address: the
+ * video is what the credits pay for. A one-call render's project and export have no production
+ * and none of these pages; its video is served at its signed address (renders/routes.ts).
  */
 export function deliveryRoutes(deps: GatewayDeps & { blobs: BlobStore }) {
   const app = new Hono<GatewayEnv>();
   const { db, blobs } = deps;
   const appUrl = deps.config.appUrl;
 
-  /** A finished export of a production's project: what a share link shows. */
+  /** A finished export of a delivered production's project: what a share link shows. */
   async function shared(exportId: string) {
     if (!UUID.test(exportId)) return null;
-    const made = await db.export.findUnique({ where: { id: exportId }, include: { project: true } });
-    return made?.status === 'done' && made.project.productionId ? made : null;
+    const made = await db.export.findUnique({ where: { id: exportId }, include: { project: { include: { production: { select: { stage: true } } } } } });
+    return made?.status === 'done' && made.project.production?.stage === DELIVERED ? made : null;
   }
 
-  /** A production's project with its history. */
+  /** A delivered production's project with its history. */
   async function project(projectId: string) {
     if (!UUID.test(projectId)) return null;
     const found = await projectWithHistory(db, projectId);
-    return found?.productionId ? found : null;
+    return found?.production?.stage === DELIVERED ? found : null;
   }
 
   app.get('/share/:exportId', async (c) => {

@@ -20,6 +20,8 @@ export function limitBody(maxBytes: number, options: { except?: (path: string) =
   return createMiddleware<GatewayEnv>((c, next) => (WITH_BODY.has(c.req.method) && !options.except?.(c.req.path) ? limit(c, next) : next()));
 }
 
+export const NUL_REFUSED = 'Text may not contain the NUL character (U+0000).';
+
 /**
  * JSON routes take JSON: a body of another type is 415. An empty body is no body, whatever its
  * Content-Type says (many clients send application/json with every POST). Text holding NUL is a
@@ -37,7 +39,7 @@ export function requireJsonBody(options: { except?: (path: string) => boolean } 
         }
         // Parsed once here; the route's validator reads the same parse. Malformed JSON is left to it.
         const path = await c.req.json().then(pathOfNul, () => null);
-        if (path !== null) throw ApiError.invalid(path, 'Text may not contain the NUL character (U+0000).');
+        if (path !== null) throw ApiError.invalid(path, NUL_REFUSED);
       }
     }
     await next();

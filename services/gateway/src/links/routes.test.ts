@@ -195,6 +195,9 @@ describe('POST /production-links/{token}/comments and /decline', () => {
       expect((await you.post(p.webhookToken, 'comments', body)).status).toBe(400);
     }
     expect((await you.post(p.webhookToken, 'decline', { reason: 'r'.repeat(1001) })).status).toBe(400);
+    const nul = await you.post(p.webhookToken, 'comments', { comment: 'Shorter\u0000 please' });
+    expect(nul.status).toBe(400);
+    expect((await json(nul)).issues).toEqual([{ path: 'comment', message: expect.stringContaining('NUL') }]);
     expect(await p.stage()).toBe('pitch_ready');
   });
 
@@ -208,6 +211,15 @@ describe('POST /production-links/{token}/comments and /decline', () => {
     const page = await visitor(stack).submit(p.webhookToken, 'comment', { comment: 'Shorter please' });
     expect(page.status).toBe(429);
     expect(page.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
+
+  it('declines with an empty body sent as application/json, as many clients send every POST', async ({ stack, database }) => {
+    const p = await pitchReady(stack, database.db);
+    const res = await stack.app.request(`/production-links/${p.emailToken}/decline`, {
+      method: 'POST', headers: { 'x-forwarded-for': '198.51.100.77', 'content-type': 'application/json', 'content-length': '0' },
+    });
+    expect(res.status).toBe(200);
+    expect(await p.stage()).toBe('declined');
   });
 
   it('declines (200), with or without a reason', async ({ stack, database }) => {

@@ -1,14 +1,21 @@
 import type { Context } from 'hono';
-import { CreateRenderForm, MAX_RENDER_IMAGE_BYTES, type ErrorBody } from '@vp/contracts';
+import { CreateRenderForm, MAX_RENDER_IMAGE_BYTES, MAX_RENDER_IMAGES, type ErrorBody } from '@vp/contracts';
+import { normalizeColor } from '@vp/render/checks';
+import { NUL_REFUSED } from '../http/body.ts';
 import { validationIssues } from '../http/errors.ts';
-import { sniffImage, type ImageType } from './images.ts';
+import { checkImage, type ImageType } from './images.ts';
 
 export type RenderRequest = Omit<CreateRenderForm, 'images'> & { images: (ImageType & { bytes: Buffer })[] };
 type Issues = NonNullable<ErrorBody['issues']>;
 
+/** The form's text fields (`images` are files). */
+const TEXT_FIELDS = new Set(Object.keys(CreateRenderForm.shape).filter((name) => name !== 'images'));
+
 /**
  * Reads and checks the multipart body of POST /v1/renders against `CreateRenderForm`, then each
  * image by its bytes. Every problem is listed, so one answer tells the caller all it must fix.
+ * The parser (the platform's `formData()`) reads the whole body at once, within the route's body
+ * limit; with the wrong number of images, no image is opened.
  */
 export async function readRenderRequest(c: Context): Promise<{ ok: true; request: RenderRequest } | { ok: false; issues: Issues }> {
   const type = c.req.header('content-type') ?? '';
@@ -22,26 +29,41 @@ export async function readRenderRequest(c: Context): Promise<{ ok: true; request
     return { ok: false, issues: [{ path: '', message: 'The multipart body could not be read.' }] };
   }
 
-  const fields: Record<string, unknown> = { images: [] };
+  // A Map, not an object: a field may be called `toString` or `__proto__`.
+  const fields = new Map<string, string>();
+  const seen = new Set<string>();
+  const files: unknown[] = [];
   const issues: Issues = [];
   for (const [name, value] of form) {
-    if (name === 'images' || name === 'images[]') (fields.images as unknown[]).push(value);
-    else if (name in fields) issues.push({ path: name, message: 'Given more than once.' });
-    else if (typeof value === 'string') fields[name] = value;
+    if (name === 'images' || name === 'images[]') files.push(value);
+    else if (seen.has(name)) issues.push({ path: name, message: 'Given more than once.' });
+    else if (typeof value === 'string') {
+      if (value.includes('\0')) issues.push({ path: name, message: NUL_REFUSED });
+      fields.set(name, value);
+    }
+    else if (TEXT_FIELDS.has(name)) issues.push({ path: name, message: 'Send this as a text field, not a file.' });
+    seen.add(name);
   }
 
-  const parsed = CreateRenderForm.safeParse(fields);
+  const parsed = CreateRenderForm.safeParse({ ...Object.fromEntries(fields), images: files });
   if (!parsed.success) issues.push(...(validationIssues(parsed.error) ?? []));
+  // A colour as the renderer reads it (its own parser), so what is accepted here is what it draws.
+  const accent = fields.get('accent')?.trim();
+  if (accent && !issues.some((issue) => issue.path === 'accent') && !normalizeColor(accent)) {
+    issues.push({ path: 'accent', message: 'Is not a CSS colour (such as #ff5a36, rgb(255 90 54) or tomato).' });
+  }
   const images: RenderRequest['images'] = [];
-  for (const [i, image] of (fields.images as unknown[]).entries()) {
+  // The wrong number of images is the answer already: none is read.
+  const counted = files.length >= 1 && files.length <= MAX_RENDER_IMAGES;
+  for (const [i, image] of (counted ? files : []).entries()) {
     if (!(image instanceof File) || image.size > MAX_RENDER_IMAGE_BYTES || image.size === 0) {
       if (image instanceof File && image.size === 0) issues.push({ path: `images.${i}`, message: 'Is empty.' });
       continue;
     }
     const bytes = Buffer.from(await image.arrayBuffer());
-    const kind = sniffImage(bytes);
-    if (!kind) issues.push({ path: `images.${i}`, message: `${image.name ? `'${image.name}' ` : ''}is not a PNG, JPEG or WebP image.` });
-    else images.push({ ...kind, bytes });
+    const checked = checkImage(bytes);
+    if (!checked.ok) issues.push({ path: `images.${i}`, message: `${image.name ? `'${image.name}' ` : ''}${checked.problem}.` });
+    else images.push({ ...checked.type, bytes });
   }
   if (issues.length || !parsed.success) return { ok: false, issues };
   return { ok: true, request: { ...parsed.data, images } };

@@ -1,13 +1,37 @@
-/** What an upload is, by its first bytes (its name and declared type are the client's word only). */
+import { imageDimensions, MAX_PICTURE_PIXELS, sniff, type SniffedType } from '@vp/render/checks';
+
+/** What an upload is, by its bytes (its name and declared type are the client's word only). */
 export type ImageType = { mime: 'image/png' | 'image/jpeg' | 'image/webp'; extension: 'png' | 'jpg' | 'webp' };
 
-const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-const starts = (bytes: Uint8Array, prefix: number[], at = 0) => prefix.every((b, i) => bytes[at + i] === b);
-const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0));
+const ACCEPTED: Partial<Record<SniffedType, ImageType>> = {
+  png: { mime: 'image/png', extension: 'png' },
+  jpeg: { mime: 'image/jpeg', extension: 'jpg' },
+  webp: { mime: 'image/webp', extension: 'webp' },
+};
 
-export function sniffImage(bytes: Uint8Array): ImageType | null {
-  if (starts(bytes, PNG)) return { mime: 'image/png', extension: 'png' };
-  if (starts(bytes, [0xff, 0xd8, 0xff])) return { mime: 'image/jpeg', extension: 'jpg' };
-  if (starts(bytes, ascii('RIFF')) && starts(bytes, ascii('WEBP'), 8)) return { mime: 'image/webp', extension: 'webp' };
-  return null;
+/**
+ * Checks an upload as the renderer will read it, before anything is stored: its type by its
+ * bytes, its size in pixels from its header (with the renderer's own reader and limit), and that
+ * the file is whole. The pixels themselves are decoded by the render farm; a damaged file that
+ * passes these checks fails the render there with a readable error.
+ */
+export function checkImage(bytes: Buffer): { ok: true; type: ImageType } | { ok: false; problem: string } {
+  const kind = sniff(bytes);
+  const type = kind && ACCEPTED[kind];
+  if (!kind || !type) return { ok: false, problem: 'is not a PNG, JPEG or WebP image' };
+  const size = imageDimensions(bytes, kind);
+  if (!size?.width || !size.height || !whole(bytes, kind)) return { ok: false, problem: 'could not be read: the file is damaged or cut short' };
+  if (size.width * size.height > MAX_PICTURE_PIXELS) {
+    return { ok: false, problem: `is too large: ${size.width} × ${size.height} pixels, more than ${MAX_PICTURE_PIXELS / 1_000_000} million` };
+  }
+  return { ok: true, type };
+}
+
+const EOI = Buffer.from([0xff, 0xd9]);
+
+/** The file reaches its own end: a PNG's IEND chunk, a JPEG's end-of-image marker, a WebP's RIFF length. Bytes after it are ignored, as decoders do. */
+function whole(bytes: Buffer, kind: SniffedType): boolean {
+  if (kind === 'png') return bytes.lastIndexOf('IEND') > 8;
+  if (kind === 'jpeg') return bytes.lastIndexOf(EOI) > 2;
+  return bytes.length >= 8 + bytes.readUInt32LE(4);
 }

@@ -1,11 +1,19 @@
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { serve } from '@hono/node-server';
+import { Client } from '@temporalio/client';
+import pino from 'pino';
 import { beforeAll, describe, expect } from 'vitest';
 import { Render, type Scope } from '@vp/contracts';
 import { signedRenderVideoUrl } from '@vp/projects';
 import { seedAccount, test, waitFor } from '@vp/testing';
 import { makeImage, probe } from '../testing/media.ts';
+import { createApp } from '../app.ts';
 import { createTestGateway, createTestStack, json, withKey } from '../test-app.ts';
 
 type Stack = Awaited<ReturnType<typeof createTestStack>>;
@@ -23,8 +31,10 @@ const it = test.extend('stack', { scope: 'file' }, async ({ database }, { onClea
 let png: Buffer;
 let jpeg: Buffer;
 let webp: Buffer;
+/** 8000 × 7800: more pixels than the renderer decodes (60 million), in a 6 MB file. */
+let huge: Buffer;
 beforeAll(async () => {
-  [png, jpeg, webp] = await Promise.all([makeImage('png'), makeImage('jpg'), makeImage('webp')]);
+  [png, jpeg, webp, huge] = await Promise.all([makeImage('png'), makeImage('jpg'), makeImage('webp'), makeImage('png', '8000x7800')]);
 });
 
 type Part = [name: string, value: string | Blob, filename?: string];
@@ -133,6 +143,8 @@ describe('POST /v1/renders', () => {
     const text = new TextEncoder().encode('just some text, not a picture');
     const eleven = Array.from({ length: 11 }, () => image(png));
     const oversized = Buffer.concat([png, Buffer.alloc(10 * 1024 * 1024 + 1 - png.length)]);
+    const fakeWebp = Buffer.concat([Buffer.from('RIFF'), Buffer.from([100, 0, 0, 0]), Buffer.from('WEBP'), Buffer.from('and then no picture at all')]);
+    const cutShort = png.subarray(0, Math.floor(png.length / 2));
     const cases: [string, FormData | string, Record<string, string>, { path: string; message: RegExp }[]][] = [
       ['no images', form([['resolution', '480p']]), {}, [{ path: 'images', message: /1 to 10 images/ }]],
       ['11 images', form(eleven), {}, [{ path: 'images', message: /1 to 10 images/ }]],
@@ -143,6 +155,24 @@ describe('POST /v1/renders', () => {
         { path: 'resolution', message: /480p/ }, { path: 'background', message: /black/ }, { path: 'wait', message: /true/ },
       ]],
       ['a field twice', form([image(png), ['resolution', '480p'], ['resolution', '720p']]), {}, [{ path: 'resolution', message: /more than once/ }]],
+      ['11 files, none a picture (the count is the answer: no file is read)', form(Array.from({ length: 11 }, () => image(text, 'notes.png'))), {}, [
+        { path: 'images', message: /1 to 10 images/ },
+      ]],
+      ['a WebP header with no picture behind it', form([image(fakeWebp, 'fake.webp', 'image/webp')]), {}, [
+        { path: 'images.0', message: /^'fake.webp' could not be read: the file is damaged or cut short\.$/ },
+      ]],
+      ['a PNG cut short', form([image(png), image(cutShort, 'half.png')]), {}, [{ path: 'images.1', message: /^'half.png' could not be read: the file is damaged or cut short\.$/ }]],
+      ['a PNG with more pixels than the renderer decodes', form([image(huge, 'huge.png')]), {}, [
+        { path: 'images.0', message: /^'huge.png' is too large: 8000 × 7800 pixels, more than 60 million\.$/ },
+      ]],
+      ['fields named like an object\'s own properties, and a bad value', form([image(png), ['toString', 'x'], ['constructor', 'y'], ['__proto__', 'z'], ['resolution', '8K']]), {}, [
+        { path: 'resolution', message: /480p/ },
+      ]],
+      ['text fields sent as files', form([image(png), ['resolution', new Blob(['480p']), 'resolution.txt'], ['accent', new Blob(['#ff5a36']), 'accent.txt']]), {}, [
+        { path: 'resolution', message: /text field, not a file/ }, { path: 'accent', message: /text field, not a file/ },
+      ]],
+      ['an accent that is not a colour', form([image(png), ['accent', 'brand-orange']]), {}, [{ path: 'accent', message: /^Is not a CSS colour/ }]],
+      ['an app name holding NUL', form([image(png), ['appName', 'Hook\u0000line']]), {}, [{ path: 'appName', message: /NUL/ }]],
       ['a JSON body', JSON.stringify({ images: [] }), { 'content-type': 'application/json' }, [{ path: '', message: /multipart\/form-data \(got application\/json\)/ }]],
       ['a broken multipart body', '--nope\r\nnot a form', { 'content-type': 'multipart/form-data; boundary=x' }, [{ path: '', message: /could not be read/ }]],
     ];
@@ -174,6 +204,92 @@ describe('POST /v1/renders', () => {
     expect(await json(tooMuch)).toMatchObject({ code: 'payload_too_large' });
   }, 60_000);
 });
+
+describe('an image the renderer cannot decode', () => {
+  it('fails the render with the image\'s name, never its address in the blob store', async ({ stack, database }) => {
+    const me = await caller(stack, database.db);
+    // A PNG whose header is whole (640 × 360, IEND) but whose pixel data is missing: its IDAT chunk renamed.
+    const damaged = Buffer.from(png);
+    damaged.write('XXXX', damaged.indexOf('IDAT'), 'latin1');
+    const res = await me.post(form([image(png, 'first.png'), image(damaged, 'second.png'), ['resolution', '480p']]));
+    expect(res.status).toBe(200);
+    const { render } = await json(res);
+    expect(render).toMatchObject({ status: 'failed', error: "An image could not be used: The image 'Image 2' could not be decoded: the file is damaged or not a picture" });
+    expect(render.error).not.toContain('blob:');
+    expect(render.videoUrl).toBeUndefined();
+  }, 180_000);
+});
+
+describe('a render whose workflow could not be started', () => {
+  it('answers 503, and reads as failed with no project (none was made)', async ({ stack, database }) => {
+    // The gateway over a Temporal namespace that does not exist: every workflow start is refused.
+    const refusing = new Client({ connection: stack.temporal.client.connection, namespace: 'no-such-namespace' });
+    const app = createApp({ config: stack.config, db: database.db, temporal: () => refusing, log: pino({ level: 'silent' }), blobs: stack.blobs });
+    const me = await caller(stack, database.db);
+    const res = await app.request('/v1/renders', { method: 'POST', body: form([image(png), ['resolution', '480p']]), headers: { authorization: `Bearer ${me.apiKey}` } });
+    expect(res.status).toBe(503);
+    expect(await json(res)).toMatchObject({ code: 'disabled' });
+    const row = await database.db.render.findFirstOrThrow({ where: { accountId: me.account.id } });
+    const read = await me.get(row.id);
+    expect(read.status).toBe(200);
+    expect((await json(read)).render).toEqual({ id: row.id, status: 'failed', progress: 0, projectId: null, resolution: '480p', error: 'The render could not be started.' });
+    expect(await database.db.project.count({ where: { id: row.projectId } })).toBe(0);
+  });
+});
+
+describe('a POST without a key', () => {
+  it('is answered 401 at once, before its body is read: a big chunked upload is not taken in', async ({ stack }) => {
+    const server = serve({ fetch: stack.app.fetch, hostname: '127.0.0.1', port: 0 });
+    await once(server, 'listening');
+    try {
+      const { port } = server.address() as AddressInfo;
+      const MiB = 1024 * 1024;
+      const started = Date.now();
+      const answer = await uploadWithoutKey(`http://127.0.0.1:${port}/v1/renders`, 200 * MiB);
+      expect(answer.status).toBe(401);
+      expect(JSON.parse(answer.body)).toMatchObject({ code: 'unauthorized' });
+      expect(Date.now() - started).toBeLessThan(5000);
+      // The route's body limit is 110 MiB: read first, all of it would have been taken in (then a 413).
+      // Sent before the answer: only what the sockets' buffers hold.
+      expect(answer.sentBeforeAnswer).toBeLessThan(32 * MiB);
+    } finally {
+      if ('closeAllConnections' in server) server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+/**
+ * A chunked multipart upload of `total` bytes without a key, made lazily 1 MiB at a time; it
+ * stops sending when the answer comes and reports how much it had sent by then.
+ */
+function uploadWithoutKey(url: string, total: number): Promise<{ status: number; body: string; sentBeforeAnswer: number }> {
+  let sent = 0;
+  const chunk = Buffer.alloc(1024 * 1024, 'a');
+  const source = new Readable({
+    read() {
+      if (sent >= total) return void this.push(null);
+      sent += chunk.length;
+      this.push(chunk);
+    },
+  });
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x' } }, (res) => {
+      const sentBeforeAnswer = sent;
+      source.unpipe(req);
+      source.destroy();
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (text: string) => (body += text));
+      res.on('end', () => {
+        req.destroy();
+        resolve({ status: res.statusCode ?? 0, body, sentBeforeAnswer });
+      });
+    });
+    req.on('error', reject);
+    source.pipe(req);
+  });
+}
 
 describe('GET /v1/renders/{id}', () => {
   it('answers 404 for another account\'s render, and for none', async ({ stack, database }) => {

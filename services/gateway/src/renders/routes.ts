@@ -30,14 +30,14 @@ const routes = {
     description: [
       'A title card with `appName`, each image for 3 s with a slow camera move, and an end card; 30 fps, H.264 + AAC MP4 at the',
       'resolution asked for (480p 854×480, 720p 1280×720, 1080p 1920×1080, 4K 3840×2160), with a music bed and transition',
-      'effects. Images are PNG, JPEG or WebP by their bytes, at most 10 MB each. With `wait=true` (the default) the request',
+      'effects. Images are PNG, JPEG or WebP by their bytes, whole, at most 10 MB and 60 million pixels each. With `wait=true` (the default) the request',
       'holds until the video is ready, up to 90 seconds; then it answers 202 and the render goes on (read it with GET).',
     ].join(' '),
     request: { body: { required: true, content: { 'multipart/form-data': { schema: CreateRenderForm } } } },
     responses: {
       200: json(RenderResponse, 'Finished (`done` with `videoUrl`, or `failed` with `error`)'),
       202: json(RenderResponse, 'Still rendering (`queued` or `rendering`, with `progress`); read it with GET /v1/renders/{id}'),
-      400: error('The form is not valid; `issues` lists every bad part (no images, more than 10, a file that is not a PNG, JPEG or WebP image, one over 10 MB, an unknown value, a body that is not multipart/form-data).'),
+      400: error('The form is not valid; `issues` lists every bad part (no images, more than 10, a file that is not a PNG, JPEG or WebP image, one that is damaged or cut short, one over 10 MB or 60 million pixels, an unknown value, an accent that is not a CSS colour, a text field sent as a file or twice, a body that is not multipart/form-data).'),
       413: error('The body is larger than the limit (`payload_too_large`).'),
       503: error('Renders cannot be started right now (`disabled`).'),
       ...ERRORS,

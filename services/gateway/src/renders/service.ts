@@ -4,7 +4,7 @@ import type { BlobStore } from '@vp/blobs';
 import type { Config } from '@vp/config';
 import { ApiError, workflowIds, type Render } from '@vp/contracts';
 import type { Db, Render as RenderRow } from '@vp/db';
-import { createRender, failRender, findRender, renderImageKey, signedRenderVideoUrl, toRender } from '@vp/projects';
+import { createRender, failRender, findRender, renderImageKey, signedRenderVideoUrl, toRender, type RenderRecord } from '@vp/projects';
 import { renderWorkflowStart } from '@vp/workflows/render-start';
 import type { RenderRequest } from './form.ts';
 
@@ -45,14 +45,14 @@ export async function waitForRender(deps: RenderDeps, id: string, ms: number): P
 }
 
 /** The caller's render; another account's is not found. */
-export async function readRender(deps: RenderDeps, accountId: string, id: string): Promise<RenderRow> {
+export async function readRender(deps: RenderDeps, accountId: string, id: string): Promise<RenderRecord> {
   const row = await findRender(deps.db, id, accountId);
   if (!row) throw new ApiError(404, 'Render not found.', 'not_found');
   return row;
 }
 
 /** The API's view, with a video address signed afresh for 24 hours once it is done. */
-export function present(deps: RenderDeps, row: RenderRow): Render {
+export function present(deps: RenderDeps, row: RenderRecord): Render {
   const videoUrl = row.status === 'done' ? signedRenderVideoUrl({ baseUrl: deps.config.baseUrl, secret: deps.config.secrets.urls }, row.id) : null;
   return toRender(row, videoUrl);
 }

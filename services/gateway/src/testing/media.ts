@@ -42,14 +42,26 @@ export async function probe(bytes: Uint8Array): Promise<Probe> {
   }
 }
 
-/** A local web server for media links: each path answers as given, anything else 404. */
-export async function startMediaServer(files: Record<string, { type: string; body: Buffer }>) {
+export type MediaAnswer = { type: string; body: Buffer } | { status: number };
+
+/**
+ * A local web server for media links: each path answers as given (a list: one answer per
+ * request in turn, the last one from then on), anything else 404; `hits` counts the requests.
+ */
+export async function startMediaServer(files: Record<string, MediaAnswer | MediaAnswer[]>) {
+  const hits = new Map<string, number>();
   const server = createServer((request, response) => {
-    const file = files[request.url ?? ''];
-    if (!file) return response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-    response.writeHead(200, { 'content-type': file.type, 'content-length': file.body.length }).end(file.body);
+    const path = request.url ?? '';
+    const seen = hits.get(path) ?? 0;
+    hits.set(path, seen + 1);
+    const given = files[path];
+    const answers = given === undefined ? [] : [given].flat();
+    const answer = answers[Math.min(seen, answers.length - 1)];
+    if (!answer) return response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    if ('status' in answer) return response.writeHead(answer.status, { 'content-type': 'text/plain' }).end(`answered ${answer.status}`);
+    response.writeHead(200, { 'content-type': answer.type, 'content-length': answer.body.length }).end(answer.body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { url, hits: (path: string) => hits.get(path) ?? 0, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
