@@ -126,6 +126,17 @@ describe('fetchPublic', () => {
     expect(seen).toEqual([{ url: '/echo', method: 'POST', host: `hooks.example.com:${port}`, body: '{"a":1}' }]);
   });
 
+  it('passes over a checked address that refuses the connection for the next one, and only then', async () => {
+    // 127.0.0.2 has no server: refused at connect, so the request goes to the host's next address.
+    const resolve = scriptedResolver(['127.0.0.2', '127.0.0.1']);
+    const response = await fetchPublic(`http://hooks.example.com:${port}/echo`, { ...local, resolve, method: 'POST', body: 'x' });
+    expect(response).toMatchObject({ status: 201, address: '127.0.0.1' });
+    expect(seen).toHaveLength(1);
+    // With no address left, the refusal is the answer.
+    const refused = await fetchPublic(`http://hooks.example.com:${port}/echo`, { ...local, resolve: scriptedResolver(['127.0.0.2', '127.0.0.3']) }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ address: '127.0.0.3', code: 'ECONNREFUSED' });
+  });
+
   it('returns a redirect as is', async () => {
     const response = await fetchPublic(`http://127.0.0.1:${port}/redirect`, local);
     expect(response.status).toBe(302);

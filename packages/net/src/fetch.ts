@@ -37,8 +37,9 @@ export interface PublicResponse {
 
 /**
  * Fetches a URL only when every address of its host is public, then connects to exactly
- * the address it checked (a DNS answer that changes between check and connect cannot
- * reach inside). Redirects are never followed: a 3xx is returned as is.
+ * the addresses it checked (a DNS answer that changes between check and connect cannot
+ * reach inside), in DNS order: one that cannot be reached at all is passed over for the next,
+ * as browsers do when, say, IPv6 has no route. Redirects are never followed: a 3xx is returned as is.
  */
 export async function fetchPublic(input: string | URL, options: FetchPublicOptions): Promise<PublicResponse> {
   const url = parseUrl(input);
@@ -55,10 +56,25 @@ export async function fetchPublic(input: string | URL, options: FetchPublicOptio
       checkPublicHost(url.hostname, { resolve: options.resolve, allowPrivate: options.allowPrivate, url: url.href }),
       signal,
     );
-    return await send(url, addresses[0] as string, options, signal);
+    return await sendToFirstReachable(url, addresses, options, signal);
   } catch (error) {
     return fail(error);
   }
+}
+
+/** Failures of the connection itself, before a byte was sent: trying the next address repeats nothing. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+
+async function sendToFirstReachable(url: URL, addresses: string[], options: FetchPublicOptions, signal: AbortSignal): Promise<PublicResponse> {
+  for (const [i, address] of addresses.entries()) {
+    try {
+      return await send(url, address, options, signal);
+    } catch (error) {
+      const another = i < addresses.length - 1 && error instanceof ConnectionError && UNREACHABLE.has(error.code ?? '');
+      if (!another) throw error;
+    }
+  }
+  throw new ConnectionError(url.href, null, null); // a checked host has at least one address
 }
 
 function parseUrl(input: string | URL): URL {
