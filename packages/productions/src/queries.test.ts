@@ -8,8 +8,8 @@ describe('a production read with its pitch', () => {
     const { account, workspace } = await seedAccount(db, { credits: 100 });
     const { production } = await createProduction(db, {
       workspace: await db.workspace.findUniqueOrThrow({ where: { id: workspace.id } }), createdBy: account.id,
-      actor: { actor: 'key:k', actorName: 'K' }, sourceKind: 'api', greenlightMode: 'manual', externalId: null,
-      brief: Brief.parse({ intent: 'Read me' }), origin: null,
+      actor: { actor: 'key:k', actorName: 'K' }, sourceKind: 'api', greenlightMode: 'manual',
+      brief: Brief.parse({ intent: 'Read me' }),
     });
     await applyStep(db, {
       productionId: production.id, stepKey: `${production.id}:pitch:1`, from: ['queued'],
