@@ -23,6 +23,9 @@ export const ErrorBody = z
   .meta({ id: 'Error' });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
+/** Seconds a caller waits before asking again when a request could not be handed on. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 10;
+
 /** Thrown anywhere behind the gateway; rendered as `{ error, code, issues? }` with its status. */
 export class ApiError extends Error {
   constructor(
@@ -34,6 +37,14 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.name = 'ApiError';
+  }
+
+  /**
+   * 503 while a service we depend on (Temporal) cannot be reached: no code, since the spec keeps
+   * `disabled` for a surface switched off, and a Retry-After.
+   */
+  static unavailable(message: string): ApiError {
+    return new ApiError(503, message, undefined, { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) });
   }
 
   /** A field refused by a check its schema cannot make (a url's addresses, a cursor): a 400 with `issues`, as the schemas' own. */

@@ -228,7 +228,8 @@ describe('a render whose workflow could not be started', () => {
     const me = await caller(stack, database.db);
     const res = await app.request('/v1/renders', { method: 'POST', body: form([image(png), ['resolution', '480p']]), headers: { authorization: `Bearer ${me.apiKey}` } });
     expect(res.status).toBe(503);
-    expect(await json(res)).toMatchObject({ code: 'disabled' });
+    expect(res.headers.get('retry-after')).toBe('10');
+    expect(await json(res)).toEqual({ error: expect.stringContaining('cannot be started') });
     const row = await database.db.render.findFirstOrThrow({ where: { accountId: me.account.id } });
     const read = await me.get(row.id);
     expect(read.status).toBe(200);

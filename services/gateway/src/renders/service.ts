@@ -25,7 +25,7 @@ export async function startRender(deps: RenderDeps, accountId: string, request: 
     }));
   } catch {
     await failRender(deps.db, id, 'The render could not be started.');
-    throw new ApiError(503, 'Renders cannot be started right now; try again shortly.', 'disabled');
+    throw ApiError.unavailable('Renders cannot be started right now; try again shortly.');
   }
   return row;
 }

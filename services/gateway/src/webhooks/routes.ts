@@ -1,7 +1,8 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context, Env } from 'hono';
 import {
-  CreateWebhookBody, ErrorBody, Limit, UpdateWebhookBody, WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret, WebhookEventPayload,
+  CreateWebhookBody, ErrorBody, Limit, UNAVAILABLE_RETRY_AFTER_SECONDS, UpdateWebhookBody, WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret,
+  WebhookEventPayload,
 } from '@vp/contracts';
 import type { Caller } from '../productions/service.ts';
 import * as service from './service.ts';
@@ -24,7 +25,7 @@ const ERRORS = {
 const Queued = json(z.object({ delivery: WebhookDelivery }), 'Queued; attempted at once, then retried 30 s, 2 min, 10 min, 1 h and 6 h after failures');
 const NotSendable = error('The endpoint is switched off (`endpoint_disabled`), or points at an address this server may not reach (`wrong_server`).');
 const NotQueued = {
-  ...error(`Webhooks are switched off on this server (\`disabled\`); or, without a code, the delivery cannot be queued right now and nothing was queued: try again after \`Retry-After\` seconds (${service.QUEUE_RETRY_AFTER_SECONDS}).`),
+  ...error(`Webhooks are switched off on this server (\`disabled\`); or, without a code, the delivery cannot be queued right now and nothing was queued: try again after \`Retry-After\` seconds (${UNAVAILABLE_RETRY_AFTER_SECONDS}).`),
   headers: z.object({ 'Retry-After': z.string().optional().meta({ description: 'Seconds to wait, when the delivery could not be queued.' }) }),
 };
 

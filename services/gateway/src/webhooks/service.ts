@@ -101,20 +101,13 @@ async function sendable(deps: WebhookDeps, row: EndpointRow): Promise<EndpointRo
   return row;
 }
 
-/** Seconds a caller waits before asking again when a delivery could not be queued. */
-export const QUEUE_RETRY_AFTER_SECONDS = 10;
-
 async function queue(deps: WebhookDeps, delivery: DeliveryWithEvent): Promise<{ delivery: WebhookDelivery }> {
   try {
     await startWebhookDelivery(deps.temporal(), delivery.id, { taskQueuePrefix: deps.config.temporal.taskQueuePrefix, ...deps.config.webhooks });
   } catch (error) {
     // Nothing half-made: without its workflow the delivery would never move.
     await deps.db.webhookEvent.delete({ where: { id: delivery.eventId } });
-    // No code: the spec keeps `disabled` for webhooks switched off, and this passes.
-    const unavailable = new ApiError(503, 'Deliveries cannot be queued right now; nothing was queued. Try again shortly.', undefined, {
-      'Retry-After': String(QUEUE_RETRY_AFTER_SECONDS),
-    });
-    throw Object.assign(unavailable, { cause: error });
+    throw Object.assign(ApiError.unavailable('Deliveries cannot be queued right now; nothing was queued. Try again shortly.'), { cause: error });
   }
   return { delivery: toDelivery(delivery) };
 }
