@@ -28,7 +28,15 @@ export async function failExport(db: Db, exportId: string, error: string): Promi
   await db.export.updateMany({ where: { id: exportId, status: { not: 'done' } }, data: { status: 'failed', error, finishedAt: new Date() } });
 }
 
-/** Queues a new export of a stored version (a re-export): the render farm picks it up. */
-export async function queueExport(db: Db, input: { id: string; projectId: string; version: number }): Promise<Export> {
-  return db.export.create({ data: { id: input.id, projectId: input.projectId, version: input.version } });
+/**
+ * Queues a new export of a stored version (a re-export) for the render farm, unless one of that
+ * version is queued or rendering (null then): one at a time. The project's row is locked while
+ * checking, so two requests at once queue one export.
+ */
+export async function queueExport(db: Db, input: { id: string; projectId: string; version: number }): Promise<Export | null> {
+  return db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM projects WHERE id = ${input.projectId}::uuid FOR UPDATE`;
+    const busy = await tx.export.count({ where: { projectId: input.projectId, version: input.version, status: { in: ['queued', 'rendering'] } } });
+    return busy ? null : tx.export.create({ data: { id: input.id, projectId: input.projectId, version: input.version } });
+  });
 }

@@ -77,8 +77,8 @@ export function deliveryRoutes(deps: GatewayDeps & { blobs: BlobStore }) {
     const found = await project(c.req.param('projectId'));
     const version = found?.versions.find((v) => String(v.version) === c.req.param('version'));
     if (!found || !version) return missing(c, 'There is no such project version.');
-    if (!version.exports.some((e) => e.status === 'queued' || e.status === 'rendering')) {
-      const made = await queueExport(db, { id: randomUUID(), projectId: found.id, version: version.version });
+    const made = await queueExport(db, { id: randomUUID(), projectId: found.id, version: version.version });
+    if (made) {
       try {
         await deps.temporal().workflow.start('exportWorkflow', exportWorkflowStart(made.id, {
           taskQueuePrefix: deps.config.temporal.taskQueuePrefix, heartbeatTimeoutMs: deps.config.render.heartbeatTimeoutMs,
