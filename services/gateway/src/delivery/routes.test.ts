@@ -216,6 +216,14 @@ describe('a greenlit production', () => {
     const unchanged = await get(stack, url, { 'if-none-match': etag });
     expect(unchanged.status).toBe(304);
     expect(unchanged.headers.get('etag')).toBe(etag);
+    // The other validators: a weak twin of the tag, the date, and If-Range by date.
+    const lastModified = unchanged.headers.get('last-modified')!;
+    expect((await get(stack, url, { 'if-none-match': `"x", W/${etag}` })).status).toBe(304);
+    expect((await get(stack, url, { 'if-modified-since': lastModified })).status).toBe(304);
+    expect((await get(stack, url, { 'if-modified-since': new Date(Date.parse(lastModified) - 1000).toUTCString() })).status).toBe(200);
+    expect((await get(stack, url, { 'if-none-match': '"another"', 'if-modified-since': lastModified })).status).toBe(200);
+    expect((await get(stack, url, { range: 'bytes=0-1', 'if-range': lastModified })).status).toBe(206);
+    expect((await get(stack, url, { range: 'bytes=0-1', 'if-range': new Date(0).toUTCString() })).status).toBe(200);
 
     const head = await stack.app.request(new URL(url).pathname, { method: 'HEAD' });
     expect(head.status).toBe(200);
