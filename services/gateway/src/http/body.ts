@@ -1,6 +1,6 @@
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
-import { ApiError } from '@vp/contracts';
+import { ApiError, NUL_REFUSED } from '@vp/contracts';
 import type { GatewayEnv } from '../env.ts';
 
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
@@ -19,8 +19,6 @@ export function limitBody(maxBytes: number, options: { except?: (path: string) =
   });
   return createMiddleware<GatewayEnv>((c, next) => (WITH_BODY.has(c.req.method) && !options.except?.(c.req.path) ? limit(c, next) : next()));
 }
-
-export const NUL_REFUSED = 'Text may not contain the NUL character (U+0000).';
 
 /**
  * JSON routes take JSON: a body of another type is 415. An empty body is no body, whatever its

@@ -192,6 +192,9 @@ describe('GET /v1/productions and /v1/productions/{id}', () => {
     const either = await json(await me.call('/v1/productions?stage=declined,queued,writing_pitch,pitch_ready'));
     expect(either.productions).toHaveLength(3);
     expect((await me.call('/v1/productions?stage=done')).status).toBe(400);
+    const nul = await me.call('/v1/productions?externalId=a%00b');
+    expect(nul.status).toBe(400);
+    expect((await json(nul)).issues).toEqual([{ path: 'externalId', message: expect.stringContaining('NUL') }]);
 
     const byExternal = await json(await me.call('/v1/productions?externalId=b'));
     expect(byExternal.productions.map((p: { id: string }) => p.id)).toEqual([b.id]);

@@ -2,7 +2,7 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context, Env } from 'hono';
 import {
   CancelBody, CommentBody, CreateProductionBody, DeclineBody, ErrorBody, GreenlightBody, Limit, Production,
-  ProductionEvent, QueueStatus, StageFilter, Usage,
+  NUL_REFUSED, ProductionEvent, QueueStatus, StageFilter, Usage,
 } from '@vp/contracts';
 import { act, createFromApi, detail, list, monthlyUsage, type Caller, type ProductionDeps } from './service.ts';
 
@@ -41,7 +41,7 @@ const routes = {
         stage: StageFilter.optional().meta({ description: 'A stage or a comma-separated list of stages (exact match).' }),
         limit: Limit,
         cursor: z.string().max(200).optional(),
-        externalId: z.string().max(200).optional(),
+        externalId: z.string().max(200).refine((id) => !id.includes('\0'), NUL_REFUSED).optional(),
       }),
     },
     responses: {

@@ -1,7 +1,6 @@
 import type { Context } from 'hono';
-import { CreateRenderForm, MAX_RENDER_IMAGE_BYTES, MAX_RENDER_IMAGES, type ErrorBody } from '@vp/contracts';
+import { CreateRenderForm, MAX_RENDER_IMAGE_BYTES, MAX_RENDER_IMAGES, NUL_REFUSED, type ErrorBody } from '@vp/contracts';
 import { normalizeColor } from '@vp/render/checks';
-import { NUL_REFUSED } from '../http/body.ts';
 import { validationIssues } from '../http/errors.ts';
 import { checkImage, type ImageType } from './images.ts';
 
