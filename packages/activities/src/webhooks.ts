@@ -1,7 +1,9 @@
+import type { Client } from '@temporalio/client';
 import type { Db } from '@vp/db';
 import type { Mailer } from '@vp/mail';
-import { attemptDelivery, createSecretBox, type AttemptDeps, type WebhookSettings } from '@vp/webhooks';
+import { attemptDelivery, createSecretBox, unattemptedDeliveries, type AttemptDeps, type WebhookSettings } from '@vp/webhooks';
 import type { WebhookActivities } from '@vp/workflows/webhook-definitions';
+import { startWebhookDelivery } from '@vp/workflows/webhook-start';
 import { sendLinkEmails } from './link-emails.ts';
 
 export type WebhookActivityDeps = {
@@ -11,6 +13,8 @@ export type WebhookActivityDeps = {
   mailer: Mailer | null;
   /** Tests only: trust a self-signed receiver, resolve names a scripted way. */
   transport?: AttemptDeps['transport'];
+  /** The outbox sweep: starts deliveries never attempted after `afterMs`, with this client. */
+  sweep: { client: Client; taskQueuePrefix: string; afterMs: number };
 };
 
 /** Activities of the webhooks task queue. The secret is opened here, never passed through a workflow. */
@@ -18,6 +22,13 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
   const attemptDeps: AttemptDeps = { db: deps.db, settings: deps.settings, box: createSecretBox(deps.settings.serverKey), transport: deps.transport };
   return {
     attemptDelivery: (input) => attemptDelivery(attemptDeps, input),
+    async startUnattemptedDeliveries() {
+      const { client, taskQueuePrefix, afterMs } = deps.sweep;
+      const ids = await unattemptedDeliveries(deps.db, new Date(Date.now() - afterMs));
+      // One at a time: a sweep is rare and small, and never worth a burst of starts on the server.
+      for (const id of ids) await startWebhookDelivery(client, id, { taskQueuePrefix, ...deps.settings });
+      return { started: ids.length };
+    },
     async sendLinkEmails(input) {
       if (!deps.mailer) return { sent: 0 };
       return sendLinkEmails({ db: deps.db, mailer: deps.mailer, linkSecret: deps.settings.linkSecret, appUrl: deps.settings.appUrl }, input);

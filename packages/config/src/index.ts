@@ -70,6 +70,8 @@ const Env = z.object({
   WEBHOOK_TIMEOUT_MS: int(15_000),
   WEBHOOK_DISABLE_AFTER_FAILURES: int(10),
   WEBHOOK_DISABLE_AFTER_MS: int(24 * 60 * 60 * 1000),
+  // The outbox sweep: starts the deliveries no workflow took within this long (0: no sweep).
+  WEBHOOK_SWEEP_INTERVAL_MS: int(60_000),
 
   // E-mail (greenlight links to owners and editors): SMTP when set, else files under DATA_DIR/outbox.
   SMTP_URL: optional,
@@ -142,6 +144,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       disableAfterFailures: e.WEBHOOK_DISABLE_AFTER_FAILURES,
       disableAfterMs: e.WEBHOOK_DISABLE_AFTER_MS,
+      sweepIntervalMs: e.WEBHOOK_SWEEP_INTERVAL_MS,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, outboxDir: `${e.DATA_DIR.replace(/\/$/, '')}/outbox` },
     blobs:

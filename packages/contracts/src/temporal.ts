@@ -19,4 +19,6 @@ export const workflowIds = {
   keyRequest: (requestId: string) => `key-request-${requestId}`,
   render: (renderId: string) => `render-${renderId}`,
   export: (exportId: string) => `export-${exportId}`,
+  /** A schedule, one per deployment (task queue prefix). */
+  outboxSweep: (taskQueuePrefix: string) => `${taskQueuePrefix}webhook-outbox-sweep`,
 };

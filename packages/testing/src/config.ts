@@ -14,6 +14,8 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
     DATABASE_URL: databaseUrl,
     TEMPORAL_ADDRESS: inject('temporalAddress'),
     TEMPORAL_TASK_QUEUE_PREFIX: `t${randomBytes(4).toString('hex')}`,
+    // Off unless a test asks: a schedule outlives the test's workers on the shared server.
+    WEBHOOK_SWEEP_INTERVAL_MS: '0',
     ...env,
   });
 }

@@ -3,7 +3,7 @@ export { createPing, createRedelivery, findDelivery, listDeliveries, toDelivery,
 export {
   createEndpoint, deleteEndpoint, findEndpoint, listEndpoints, rollSecret, signingSecrets, toEndpoint, updateEndpoint,
 } from './endpoints.ts';
-export { pendingDeliveriesOf, recordEvent } from './outbox.ts';
+export { pendingDeliveriesOf, recordEvent, unattemptedDeliveries } from './outbox.ts';
 export { deliveryBody, pingEventData, productionEventData, statusSentence, type EventRecord, type StoredEventData } from './payload.ts';
 export { describeDuration, maxAttempts, retryDelay, shouldSwitchOff, type DeliveryPolicy } from './schedule.ts';
 export { createSecretBox, generateSecret, type SecretBox } from './secret.ts';

@@ -40,3 +40,18 @@ export async function pendingDeliveriesOf(db: Db, sourceKey: string): Promise<st
   const rows = await db.webhookDelivery.findMany({ where: { event: { sourceKey }, status: 'pending' }, select: { id: true } });
   return rows.map((row) => row.id);
 }
+
+/**
+ * Deliveries recorded before `before` and never attempted: their workflow's start was lost (the
+ * worker died after the commit, or Temporal refused the start for longer than the step's
+ * retries). The outbox sweep starts them; oldest first, a batch at a time.
+ */
+export async function unattemptedDeliveries(db: Db, before: Date, limit = 500): Promise<string[]> {
+  const rows = await db.webhookDelivery.findMany({
+    where: { status: 'pending', attempts: 0, createdAt: { lt: before } },
+    orderBy: { createdAt: 'asc' },
+    take: limit,
+    select: { id: true },
+  });
+  return rows.map((row) => row.id);
+}

@@ -16,6 +16,10 @@ describe('the delivery policy in production (defaults)', () => {
     expect(settings.timeoutMs).toBe(15_000);
   });
 
+  it('sweeps the outbox every minute for deliveries no workflow took within a minute', () => {
+    expect(loadConfig({}).webhooks.sweepIntervalMs).toBe(60_000);
+  });
+
   it('switches an endpoint off at 10 failures in a row with no success for 24 hours', () => {
     expect(settings.disableAfterFailures).toBe(10);
     expect(settings.disableAfterMs).toBe(86_400_000);

@@ -1,6 +1,7 @@
 // The workflow bundle: workflows only (each file imports @temporalio/workflow and contracts only).
 export { productionWorkflow } from './production.ts';
 export { webhookDeliveryWorkflow } from './webhook-delivery.ts';
+export { webhookOutboxSweepWorkflow } from './webhook-outbox.ts';
 export { linkEmailsWorkflow } from './link-emails.ts';
 export { renderWorkflow } from './render.ts';
 export { exportWorkflow } from './export.ts';

@@ -18,6 +18,8 @@ export interface WebhookActivities {
    * is under way elsewhere: retried, it is made again once its claim lapses.
    */
   attemptDelivery(input: { deliveryId: string; attempt: number; retryInMs: number | null }): Promise<{ done: boolean }>;
+  /** Starts the workflows of deliveries recorded but never attempted (the outbox sweep); returns how many. */
+  startUnattemptedDeliveries(): Promise<{ started: number }>;
   /** Sends the pitch's links to every owner and editor not yet sent them; returns how many were sent. */
   sendLinkEmails(input: LinkEmailsInput): Promise<{ sent: number }>;
 }

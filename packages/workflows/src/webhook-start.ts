@@ -1,4 +1,4 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import { taskQueue, workflowIds } from '@vp/contracts';
 import type { LinkEmailsInput, WebhookDeliveryInput } from './webhook-definitions.ts';
 
@@ -38,5 +38,25 @@ async function startOnce(client: Client, workflow: string, workflowId: string, p
     });
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
+}
+
+/**
+ * The schedule that runs the outbox sweep every `intervalMs` on the webhooks task queue: created
+ * by the first worker to start, brought to the configured interval by every later one. One per
+ * deployment, whatever the number of workers; a sweep still running when the next is due is skipped.
+ */
+export async function ensureOutboxSweep(client: Client, settings: { taskQueuePrefix: string; intervalMs: number }): Promise<void> {
+  const scheduleId = workflowIds.outboxSweep(settings.taskQueuePrefix);
+  const schedule = {
+    spec: { intervals: [{ every: settings.intervalMs }] },
+    action: { type: 'startWorkflow' as const, workflowType: 'webhookOutboxSweepWorkflow', taskQueue: taskQueue('webhooks', settings.taskQueuePrefix), args: [] },
+    policies: { overlap: ScheduleOverlapPolicy.SKIP },
+  };
+  try {
+    await client.schedule.create({ scheduleId, ...schedule });
+  } catch (error) {
+    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+    await client.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, ...schedule }));
   }
 }

@@ -18,7 +18,11 @@ import { startWebhookDelivery } from '@vp/workflows/webhook-start';
 import { startTestWorkers } from './testing/test-workers.ts';
 
 // Short values for the policy: retries after 200 ms and 400 ms, 500 ms to answer, off after 3 failures.
-const POLICY = { WEBHOOK_RETRY_SCHEDULE_MS: '200,400', WEBHOOK_TIMEOUT_MS: '500', WEBHOOK_DISABLE_AFTER_FAILURES: '3', WEBHOOK_DISABLE_AFTER_MS: '0', ALLOW_PRIVATE_URLS: 'true' };
+const POLICY = {
+  WEBHOOK_RETRY_SCHEDULE_MS: '200,400', WEBHOOK_TIMEOUT_MS: '500', WEBHOOK_DISABLE_AFTER_FAILURES: '3', WEBHOOK_DISABLE_AFTER_MS: '0', ALLOW_PRIVATE_URLS: 'true',
+  // The outbox sweep every second, for deliveries unattempted for a second.
+  WEBHOOK_SWEEP_INTERVAL_MS: '1000',
+};
 
 const mail: MailMessage[] = [];
 const mailer: Mailer = { send: async (message) => void mail.push(message) };
@@ -120,6 +124,24 @@ describe('publishing (spec: Events)', () => {
     expect(await env.db.webhookEvent.count({ where: { productionId: p.id, type: 'production.declined' } })).toBe(1);
   });
 
+  it('delivers an event whose workflow start was lost for good: the outbox sweep starts it', async ({ env }) => {
+    const { account, workspace } = await seedAccount(env.db, { credits: 100 });
+    const hook = await endpoint(env, workspace.id);
+    const p = await production(env, workspace, account.id);
+    await waitFor(() => at(hook.path).length === 1);
+
+    // The decline step commits its event, and no start ever follows (the worker died right after).
+    const real = createEventPublisher({ db: env.db, client: env.client, settings: webhookSettings(env.config), taskQueuePrefix: env.config.temporal.taskQueuePrefix, mail: false });
+    const lost = { ...real, dispatch: async () => {} };
+    const activities = createProductionActivities({ db: env.db, writer: createBuiltinWriter(), events: lost });
+    expect(await activities.decline({ productionId: p.id, reason: 'Not this release', actor: 'key:test', actorName: 'Test' })).toEqual({ applied: true });
+    await waitFor(() => at(hook.path).length === 2, { what: 'the declined event, started by the sweep', timeoutMs: 15_000 });
+    expect(typesAt(hook.path)).toEqual(['production.pitch_ready', 'production.declined']);
+    const declined = { endpointId: hook.id, event: { type: 'production.declined' as const } };
+    await waitFor(async () => (await env.db.webhookDelivery.findFirstOrThrow({ where: declined })).status === 'succeeded', { what: 'the delivery recorded' });
+    expect(await env.db.webhookDelivery.findFirstOrThrow({ where: declined })).toMatchObject({ attempts: 1 });
+  });
+
   it('e-mails the pitch to each owner and editor once, with links of their own; viewers get none', async ({ env }) => {
     const { account, workspace } = await seedAccount(env.db, { credits: 100 });
     const editor = (await createAccount(env.db, { email: `editor-${Date.now()}@example.test` })).account;
@@ -137,7 +159,7 @@ describe('publishing (spec: Events)', () => {
     }
     // Sending again (a retried activity or a second start) sends nothing new.
     const { createWebhookActivities } = await import('@vp/activities');
-    const again = await createWebhookActivities({ db: env.db, settings: webhookSettings(env.config), mailer }).sendLinkEmails({ productionId: p.id, pitchVersion: 1 });
+    const again = await createWebhookActivities({ db: env.db, settings: webhookSettings(env.config), mailer, sweep: { client: env.client, taskQueuePrefix: env.config.temporal.taskQueuePrefix, afterMs: 0 } }).sendLinkEmails({ productionId: p.id, pitchVersion: 1 });
     expect(again).toEqual({ sent: 0 });
     expect(mail.filter((m) => m.text.includes(p.id))).toHaveLength(2);
     expect(await env.db.linkEmail.findMany({ where: { productionId: p.id } })).toEqual(expect.arrayContaining([expect.objectContaining({ status: 'sent' })]));

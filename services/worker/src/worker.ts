@@ -8,6 +8,7 @@ import { mailerFromConfig, type Mailer } from '@vp/mail';
 import type { PitchWriter } from '@vp/pitch';
 import { webhookSettings } from '@vp/webhooks';
 import { workflowsPath } from '@vp/workflows/path';
+import { ensureOutboxSweep } from '@vp/workflows/webhook-start';
 
 export type WorkerDeps = {
   config: Config;
@@ -44,9 +45,14 @@ export async function createWorkers(deps: WorkerDeps): Promise<Worker[]> {
     namespace: config.temporal.namespace,
     taskQueue: taskQueue('webhooks', config.temporal.taskQueuePrefix),
     ...workflows,
-    activities: createWebhookActivities({ db: deps.db, settings, mailer, transport: deps.webhookTransport }),
+    activities: createWebhookActivities({
+      db: deps.db, settings, mailer, transport: deps.webhookTransport,
+      sweep: { client, taskQueuePrefix: config.temporal.taskQueuePrefix, afterMs: config.webhooks.sweepIntervalMs },
+    }),
     maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivities,
   });
+  const { sweepIntervalMs } = config.webhooks;
+  if (sweepIntervalMs > 0) await ensureOutboxSweep(client, { taskQueuePrefix: config.temporal.taskQueuePrefix, intervalMs: sweepIntervalMs });
   return [productions, webhooks];
 }
 

@@ -1,4 +1,5 @@
 import type { Config } from '@vp/config';
+import { workflowIds } from '@vp/contracts';
 import type { Db } from '@vp/db';
 import { createBuiltinWriter } from '@vp/pitch';
 import { connectTemporal, testConfig } from '@vp/testing';
@@ -28,6 +29,7 @@ export async function startTestWorkers(database: { url: string; db: Db }, option
     close: async () => {
       stop.abort();
       await running;
+      if (config.webhooks.sweepIntervalMs > 0) await temporal.client.schedule.getHandle(workflowIds.outboxSweep(config.temporal.taskQueuePrefix)).delete();
       if (!options.temporal) await temporal.close();
     },
   };
