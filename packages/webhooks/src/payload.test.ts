@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Production, WebhookEventPayload, type Production as ProductionType } from '@vp/contracts';
 import { readLinkToken } from '@vp/links';
-import { deliveryBody, pingEventData, productionEventData, type EventRecord } from './payload.ts';
+import { deliveryBody, pingEventData, productionEventData, statusSentence, type EventRecord } from './payload.ts';
 
 const APP = 'https://app.example.com';
 const LINKS = { linkSecret: 'test-link-signing-secret-0123456789abcdef', appUrl: APP, linksEnabled: true };
@@ -111,5 +111,16 @@ describe('the event payload', () => {
     expect(payload.data).toEqual({
       pitchMarkdown: null, status: null, links: { page: `${APP}/webhooks/${ENDPOINT}` }, endpointId: ENDPOINT, message: expect.any(String),
     });
+  });
+});
+
+describe('the status sentence', () => {
+  it('is one sentence for a skipped brief, whatever the writer\'s reason ends with', () => {
+    const skipped = (verdictReason: string | null) => production({
+      stage: 'skipped', pitch: { ...production().pitch!, verdict: 'skip', verdictReason },
+    });
+    expect(statusSentence('production.skipped', skipped('Only whitespace changed, nothing a viewer would notice.')))
+      .toBe('No video, and nothing was charged: Only whitespace changed, nothing a viewer would notice.');
+    expect(statusSentence('production.skipped', skipped(null))).toBe('No video, and nothing was charged: the brief was judged not worth a video.');
   });
 });

@@ -11,8 +11,11 @@ export function statusSentence(type: SubscribableEventType, production: Producti
   switch (type) {
     case 'production.pitch_ready':
       return pitch ? `Pitch version ${pitch.version} is ready for an answer: “${pitch.title}”.` : null;
-    case 'production.skipped':
-      return `No video: ${pitch?.verdictReason ?? 'the brief was judged not worth a video'}. Nothing was charged.`;
+    case 'production.skipped': {
+      // The writer's reason is a sentence of its own: its end stop would double ours.
+      const reason = (pitch?.verdictReason ?? 'the brief was judged not worth a video').replace(/[\s.!?…]+$/u, '');
+      return `No video, and nothing was charged: ${reason}.`;
+    }
     case 'production.greenlit':
       return `Greenlit; ${production.creditsCharged} credits charged and the video is queued.`;
     case 'production.progress':
