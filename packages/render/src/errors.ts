@@ -29,6 +29,12 @@ export class MediaError extends RenderError {
   }
 }
 
+/**
+ * A project that does not fit its schema: a fault of the composer, or of a person's edit. It
+ * fails the same way on every try, so it is not worth another.
+ */
+export class CompositionError extends RenderError {}
+
 export type QualityCheck = 'probe' | 'duration' | 'size' | 'fps' | 'video' | 'audio' | 'file size' | 'blank frame';
 
 /** The automatic review of an output file found a fault; `failures` names every one. */

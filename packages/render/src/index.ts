@@ -12,7 +12,7 @@ export { reviewVideo, type VideoExpectation, type VideoReview } from './review/r
 export {
   DEFAULT_MEDIA_LIMITS, publicMediaFetcher, type FetchedMedia, type FetchMedia, type MediaLimit, type MediaRole,
 } from './media/fetch-media.ts';
-export { MediaError, QualityError, RenderError, type QualityCheck } from './errors.ts';
+export { CompositionError, MediaError, QualityError, RenderError, type QualityCheck } from './errors.ts';
 export { checkRenderTools } from './tools.ts';
 /** The encoder settings, for measuring the encoder alone with the same ones. */
 export { RGB_TO_BT709, X264, x264Args } from './encode/x264.ts';

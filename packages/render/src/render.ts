@@ -4,12 +4,11 @@ import type { Phase } from '@vp/contracts';
 import { buildStems, mixStems, speakLines } from './audio/mix.ts';
 import { warmUp } from './code/highlight.ts';
 import { FPS } from './composition/frame-size.ts';
-import { Composition } from './composition/schema.ts';
+import { parseComposition, type Composition } from './composition/schema.ts';
 import { Compositor } from './draw/compositor.ts';
 import { themeFor } from './draw/theme.ts';
 import { FramePixels } from './encode/frame-pixels.ts';
 import { VideoEncoder } from './encode/video-encoder.ts';
-import { RenderError } from './errors.ts';
 import { loadAssets, type Assets } from './media/assets.ts';
 import { publicMediaFetcher, type FetchMedia, type MediaLimit, type MediaRole } from './media/fetch-media.ts';
 import { PhaseTracker, type ProgressReport } from './phases.ts';
@@ -126,13 +125,6 @@ function codeSamples(composition: Composition): { language: string; text: string
   return composition.scenes.flatMap(({ code }) => (code
     ? [{ language: code.language, text: code.lines.slice(0, code.focusLine + 30).map((l) => l.text).join('\n') }]
     : []));
-}
-
-function parseComposition(input: Composition): Composition {
-  const parsed = Composition.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new RenderError(`The project is not valid: ${issue ? `${issue.path.join('.') || 'composition'}: ${issue.message}` : 'unknown problem'}`, parsed.error.message);
 }
 
 /** Draws every frame and streams it to the encoder; returns the poster frame as JPEG. */

@@ -69,6 +69,8 @@ export function createRenderFarmActivities(deps: RenderFarmDeps): RenderFarmActi
       if (!pitch) throw ApplicationFailure.create({ type: 'NoPitch', message: 'The production has no pitch to make.', nonRetryable: true });
       const { composition } = await ensureProject(db, {
         id: projectId, workspaceId: row.workspaceId, productionId, title: pitch.title, compose: () => composeProduction({ brief, pitch }),
+      }).catch((error: unknown) => {
+        throw asActivityFailure(error, Context.current().info.attempt);
       });
       const exportId = deliveryExportId(productionId);
       let made = await ensureExport(db, { id: exportId, projectId, version: 1 });
@@ -100,6 +102,8 @@ export function createRenderFarmActivities(deps: RenderFarmDeps): RenderFarmActi
           resolution: render.resolution as Resolution, background: render.background as 'black' | 'white',
           appName: render.appName, accent: render.accent,
         }),
+      }).catch((error: unknown) => {
+        throw asActivityFailure(error, Context.current().info.attempt);
       });
       const made = await ensureExport(db, { id: render.exportId, projectId: render.projectId, version: 1 });
       if (made.status !== 'done') {

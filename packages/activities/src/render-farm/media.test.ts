@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localBlobStore } from '@vp/blobs';
-import { composeImages, MediaError, QualityError, renderComposition } from '@vp/render';
+import { composeImages, CompositionError, MediaError, QualityError, renderComposition } from '@vp/render';
 import { asActivityFailure } from './failures.ts';
 import { mediaFetcher } from './media.ts';
 
@@ -78,5 +78,16 @@ describe('the render farm\'s media', () => {
     expect(asActivityFailure(quality, 3)).toMatchObject({ type: 'QualityError', nonRetryable: false, message: quality.message, details: [{ attempt: 3 }] });
     const other = new Error('ECONNRESET');
     expect(asActivityFailure(other)).toBe(other);
+  });
+
+  it('does not try a project that breaks its own schema again: it would break the same way, so it fails once, readably', async () => {
+    const composition = composeImages({ images: [{ url: 'https://media.example/1.png', name: 'Image 1' }], resolution: '480p', background: 'black' });
+    const crowded = { ...composition, scenes: composition.scenes.map((s) => (s.kind === 'media' ? { ...s, media: Array.from({ length: 7 }, () => s.media[0]!) } : s)) };
+    const failure = await renderComposition(crowded, { outFile: join(dir, 'crowded.mp4'), workDir: join(dir, 'crowded') }).then(() => null, (e: unknown) => e);
+    expect(failure).toBeInstanceOf(CompositionError);
+    expect((failure as Error).message).toBe('The project is not valid: scenes.1.media: Too big: expected array to have <=6 items');
+    // Without the zod issues in `details`: logging them needs an activity's context.
+    const bare = new CompositionError((failure as Error).message);
+    expect(asActivityFailure(bare, 1)).toMatchObject({ type: 'CompositionError', nonRetryable: true, message: bare.message, details: [{ attempt: 1 }] });
   });
 });

@@ -2,7 +2,7 @@ import { brandStyle } from './brand.ts';
 import { cameraMove, placeOnTimeline, type ScenePart } from './choreography.ts';
 import { transitionEffects } from './compose-production.ts';
 import { RESOLUTION_SIZES, type Resolution } from './frame-size.ts';
-import { COMPOSITION_VERSION, Composition } from './schema.ts';
+import { COMPOSITION_VERSION, parseComposition, type Composition } from './schema.ts';
 
 export interface ComposeImagesInput {
   /** 1 to 10 images (PNG, JPEG or WebP), in order; `url` is read through `fetchMedia` when rendering. */
@@ -40,7 +40,7 @@ export function composeImages(input: ComposeImagesInput): Composition {
   const scenes = placeOnTimeline(plan);
   const background = input.background === 'white' ? '#ffffff' : '#000000';
   const sound = { music: true, sfx: true, ...input.sound };
-  return Composition.parse({
+  return parseComposition({
     version: COMPOSITION_VERSION,
     title: appName ?? 'Images',
     ...RESOLUTION_SIZES[input.resolution],

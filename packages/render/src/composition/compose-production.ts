@@ -4,7 +4,8 @@ import { brandStyle } from './brand.ts';
 import { cameraMove, placeOnTimeline, type ScenePart } from './choreography.ts';
 import { ASPECT_SIZES } from './frame-size.ts';
 import {
-  COMPOSITION_VERSION, Composition, type AudioPlan, type MediaPlacement, type Music, type Scene, type SceneKind,
+  COMPOSITION_VERSION, MAX_MEDIA_PER_SCENE, MAX_SCENES, parseComposition,
+  type AudioPlan, type Composition, type MediaPlacement, type Music, type Scene, type SceneKind,
 } from './schema.ts';
 
 /** Voice lines start a little after their scene's cut, once the picture has settled. */
@@ -21,16 +22,19 @@ const MUSIC_BY_TEMPLATE: Record<Brief['format']['template'], Pick<Music, 'key' |
 
 /**
  * The project a greenlit pitch becomes: one scene per shot, in order, with the shot's length
- * (a code shot with pictures, two: see `withCutIn`); the brief's media and code, brand and
- * format; the audio plan from the shots' voiceover lines and the format's sound switches.
+ * (a code shot with pictures, two while the project has room for them: see `withCutIn`); the
+ * brief's media and code, brand and format; the audio plan from the shots' voiceover lines and
+ * the format's sound switches. Every pitch its writer may return fits the project's limits.
  */
 export function composeProduction({ brief, pitch }: { brief: Brief; pitch: Pitch }): Composition {
   const shots = [...pitch.shots].sort((a, b) => a.index - b.index);
   const mediaById = new Map(brief.media.map((item) => [item.id, item]));
   const codeByPath = new Map(brief.code.map((file) => [file.path, file]));
+  // A pitch has at most 24 shots, each a scene; cut-ins take what is left under the limit, in order.
+  let spareScenes = MAX_SCENES - shots.length;
 
   const scenes = placeOnTimeline(shots.flatMap((shot, i) => {
-    const media = shot.mediaIds.flatMap((id) => mediaById.get(id) ?? []);
+    const media = [...new Set(shot.mediaIds)].flatMap((id) => mediaById.get(id) ?? []);
     const code = shot.codePaths.map((path) => codeByPath.get(path)).find((file) => file !== undefined);
     const kind = sceneKind(i, shots.length, media.length > 0, code !== undefined);
     const scene: ScenePart = {
@@ -39,14 +43,17 @@ export function composeProduction({ brief, pitch }: { brief: Brief; pitch: Pitch
       durationMs: shot.durationMs,
       title: kind === 'outro' ? signOff(brief, pitch) : shot.title,
       text: shot.text,
-      media: kind === 'media' ? placements(media, i) : [],
+      media: kind === 'media' ? placements(media, i, shot.durationMs) : [],
       code: code && kind === 'code' ? excerptOf(code) : null,
     };
-    return kind === 'code' ? withCutIn(scene, media, i) : [scene];
+    if (kind !== 'code' || spareScenes <= 0) return [scene];
+    const parts = withCutIn(scene, media, i);
+    spareScenes -= parts.length - 1;
+    return parts;
   }));
 
   const used = new Set(scenes.flatMap((scene) => scene.media.map((m) => m.assetId)));
-  return Composition.parse({
+  return parseComposition({
     version: COMPOSITION_VERSION,
     title: pitch.title,
     ...ASPECT_SIZES[brief.format.aspect],
@@ -55,7 +62,7 @@ export function composeProduction({ brief, pitch }: { brief: Brief; pitch: Pitch
     brand: brandStyle(brief.brand),
     media: brief.media.filter((item) => used.has(item.id)).map(({ id, kind, url, name }) => ({ id, kind, url, name })),
     scenes,
-    audio: audioPlan(brief, shots, scenes),
+    audio: audioPlan(brief, pitch, shots, scenes),
   });
 }
 
@@ -72,13 +79,22 @@ function withCutIn(editor: ScenePart, media: MediaItem[], shotNumber: number): S
       ...editor, id: `${editor.id}-media`, kind: 'media', durationMs: cutInMs, code: null,
       // The caption says what the picture shows, in the brief's words, when it says so.
       text: media[0]?.description ?? editor.text,
-      media: placements(media, shotNumber),
+      media: placements(media, shotNumber, cutInMs),
     },
   ];
 }
 
-function placements(media: MediaItem[], shotNumber: number): MediaPlacement[] {
-  return media.map(({ id }, m) => ({ assetId: id, camera: cameraMove(shotNumber + m) }));
+/** How long a picture stays on screen at the least: under this, with its crossfade, it is a flash. */
+const MIN_PICTURE_MS = 1500;
+
+/**
+ * The pictures a scene shows in turn, in the pitch's order. A scene holds as many as each can
+ * stay readable for, and never more than six: an editor cuts the rest rather than flick through
+ * them, and they stay out of the video rather than crowd the shot.
+ */
+function placements(media: MediaItem[], shotNumber: number, durationMs: number): MediaPlacement[] {
+  const room = Math.min(MAX_MEDIA_PER_SCENE, Math.max(1, Math.floor(durationMs / MIN_PICTURE_MS)));
+  return media.slice(0, room).map(({ id }, m) => ({ assetId: id, camera: cameraMove(shotNumber + m) }));
 }
 
 /**
@@ -99,7 +115,7 @@ function sceneKind(index: number, count: number, hasMedia: boolean, hasCode: boo
   return 'text';
 }
 
-function audioPlan(brief: Brief, shots: Shot[], scenes: Scene[]): AudioPlan {
+function audioPlan(brief: Brief, pitch: Pitch, shots: Shot[], scenes: Scene[]): AudioPlan {
   const { sound, template } = brief.format;
   // Each shot's line goes on the scene that opens it (a shot cut in two has two scenes).
   const opening = new Map(scenes.map((scene) => [scene.id, scene]));
@@ -114,7 +130,8 @@ function audioPlan(brief: Brief, shots: Shot[], scenes: Scene[]): AudioPlan {
     : [];
   return {
     voiceover,
-    music: sound.music ? { ...MUSIC_BY_TEMPLATE[template], gainDb: -6 } : null,
+    // Both must want it: a revision that dropped the music keeps the format's switch on.
+    music: sound.music && pitch.music !== null ? { ...MUSIC_BY_TEMPLATE[template], gainDb: -6 } : null,
     sfx: sound.sfx ? transitionEffects(scenes) : [],
     loudnessLufs: -16,
   };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CompositionError } from '../errors.ts';
 
 /**
  * The editable project: everything needed to export the same video again. Plain values,
@@ -72,6 +73,10 @@ export const Transition = z.object({
 });
 export type Transition = z.infer<typeof Transition>;
 
+/** More pictures than this in one scene is a contact sheet, not a shot. */
+export const MAX_MEDIA_PER_SCENE = 6;
+export const MAX_SCENES = 40;
+
 export const SCENE_KINDS = ['title', 'text', 'media', 'code', 'outro'] as const;
 export type SceneKind = (typeof SCENE_KINDS)[number];
 
@@ -84,7 +89,7 @@ export const Scene = z.object({
   title: z.string().max(200).nullable(),
   /** Further on-screen text: a subtitle, a caption, a line of copy. */
   text: z.string().max(500).nullable(),
-  media: z.array(MediaPlacement).max(6),
+  media: z.array(MediaPlacement).max(MAX_MEDIA_PER_SCENE),
   code: CodeExcerpt.nullable(),
   /** Into this scene from the one before; ignored on the first scene. */
   transition: Transition,
@@ -140,7 +145,7 @@ export const Composition = z
     durationMs: z.int().min(500).max(600_000),
     brand: BrandStyle,
     media: z.array(MediaAsset).max(40),
-    scenes: z.array(Scene).min(1).max(40),
+    scenes: z.array(Scene).min(1).max(MAX_SCENES),
     audio: AudioPlan,
   })
   .superRefine((composition, ctx) => {
@@ -166,6 +171,14 @@ export const Composition = z
     });
   });
 export type Composition = z.infer<typeof Composition>;
+
+/** The project checked against its schema; what is wrong is named in words, the full list kept in `details`. */
+export function parseComposition(value: unknown): Composition {
+  const parsed = Composition.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new CompositionError(`The project is not valid: ${issue ? `${issue.path.join('.') || 'composition'}: ${issue.message}` : 'unknown problem'}`, parsed.error.message);
+}
 
 /** Recomputes every `startMs` and the total after a person changed durations or the order of scenes. */
 export function retime(composition: Composition): Composition {

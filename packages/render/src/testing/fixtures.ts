@@ -49,6 +49,7 @@ export function samplePitch(shots: ShotInput[]): Pitch {
     summary: 'What is new in release 2.4.',
     estimatedCredits: Math.ceil(shots.reduce((sum, s) => sum + s.durationMs, 0) / 1000),
     createdAt: new Date().toISOString(),
+    music: 'A light synth bed, building to the end card.',
     shots: shots.map((shot, index) => ({ index, visual: shot.title, ...shot })),
   });
 }
