@@ -56,6 +56,11 @@ describe('loadAssets', () => {
     const side = Math.round(640 * layoutFor(854, 480).unit);
     const svg = await loadAssets(withMedia('image', '/dashboard.png', '/icon.svg'), { fetchMedia: local, dir });
     expect([svg.logo?.width, svg.logo?.height]).toEqual([side, side]);
+    // As editors and icon sets write them: a prolog with a DOCTYPE, a licence before the drawing.
+    for (const path of ['/illustrator.svg', '/licensed.svg']) {
+      const logo = (await loadAssets(withMedia('image', '/dashboard.png', path), { fetchMedia: local, dir })).logo;
+      expect([logo?.width, logo?.height]).toEqual([side, side]);
+    }
     const png = await loadAssets(withMedia('image', '/dashboard.png', '/logo.png'), { fetchMedia: local, dir });
     expect([png.logo?.width, png.logo?.height]).toEqual([Math.min(240, side), Math.min(240, side)]);
   });

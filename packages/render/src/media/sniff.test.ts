@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ILLUSTRATOR_SVG, LICENSED_SVG } from '../testing/media-server.ts';
 import { imageDimensions, sniff } from './sniff.ts';
 
 /** An `ftyp` box with its major brand and compatible brands, then some of the file. */
@@ -16,6 +17,21 @@ describe('sniff', () => {
     // An AVIF whose major brand is the generic image one.
     expect(sniff(isoMedia('mif1', ['mif1', 'avif']))).toBe('avif');
     expect(sniff(isoMedia('heic', ['mif1', 'heic']))).toBe('heic');
+  });
+
+  it('finds an SVG past its prolog: a declaration, comments, a DOCTYPE, processing instructions', () => {
+    const svg = (text: string) => sniff(Buffer.from(text));
+    expect(svg(ILLUSTRATOR_SVG)).toBe('svg');
+    expect(svg(LICENSED_SVG)).toBe('svg');
+    expect(svg('\uFEFF<?xml version="1.0"?>\n<?xml-stylesheet href="logo.css"?>\n<!DOCTYPE svg [\n  <!ENTITY accent "#ff5a36">\n]>\n<svg xmlns="http://www.w3.org/2000/svg"/>')).toBe('svg');
+    // Not an SVG: a web page, a drawing whose root is something else, `<svg` beyond the first 16 KiB.
+    expect(svg('<!doctype html><svg xmlns="http://www.w3.org/2000/svg"></svg>')).toBeNull();
+    expect(svg('<?xml version="1.0"?><html><svg></svg></html>')).toBeNull();
+    expect(svg('<svgfoo/>')).toBeNull();
+    expect(svg(`<!--${' '.repeat(16 * 1024)}--><svg>`)).toBeNull();
+    expect(svg(`<!--${' '.repeat(15 * 1024)}--><svg>`)).toBe('svg');
+    // An unclosed comment ends the prolog: it is read once, not tried every way.
+    expect(svg(`<!--${'<!-- '.repeat(4000)}`)).toBeNull();
   });
 
   it('reads an AVIF picture\'s size from its ispe property', () => {

@@ -11,8 +11,31 @@ export function sniff(bytes: Buffer): SniffedType | null {
   if (bytes.toString('latin1', 0, 6) === 'GIF87a' || bytes.toString('latin1', 0, 6) === 'GIF89a') return 'gif';
   if (startsWith(bytes, [0x1a, 0x45, 0xdf, 0xa3])) return 'webm';
   if (bytes.toString('latin1', 4, 8) === 'ftyp') return isoMediaType(bytes);
-  if (/^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>]/i.test(bytes.toString('utf8', 0, 1024))) return 'svg';
+  if (isSvg(bytes)) return 'svg';
   return null;
+}
+
+/** How far `<svg` may be: past a licence comment, not the whole of a large drawing. */
+const SVG_HEAD_BYTES = 16 * 1024;
+/** One thing an XML prolog may hold: whitespace, a declaration or processing instruction, a comment, a DOCTYPE. */
+const PROLOG_ITEM = /\s+|<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE\s+svg\b[^[>]*(?:\[[\s\S]*?\])?\s*>/iy;
+const SVG_ROOT = /<svg[\s>]/iy;
+
+/**
+ * An SVG starts with its `<svg>` element once the prolog is skipped: editors write one (an
+ * Illustrator file has a declaration, a generator comment and a DOCTYPE), icon sets a licence.
+ * The prolog is stepped over one item at a time, so no pattern backtracks across the head.
+ */
+function isSvg(bytes: Buffer): boolean {
+  const head = bytes.toString('utf8', 0, SVG_HEAD_BYTES);
+  let at = head.startsWith('\uFEFF') ? 1 : 0;
+  for (;;) {
+    PROLOG_ITEM.lastIndex = at;
+    if (!PROLOG_ITEM.test(head)) break;
+    at = PROLOG_ITEM.lastIndex;
+  }
+  SVG_ROOT.lastIndex = at;
+  return SVG_ROOT.test(head);
 }
 
 /** Brands that make an ISO media file (MP4's family) a still picture. */

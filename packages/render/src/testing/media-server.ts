@@ -55,6 +55,15 @@ function gif(animated: boolean): Promise<Buffer> {
 const ICON_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24">'
   + '<circle cx="12" cy="12" r="10" fill="#ff5a36"/><path d="M7 12l3 3 7-7" stroke="#fff" stroke-width="2" fill="none"/></svg>';
 
+/** The same logo as Illustrator exports it: a declaration, a generator comment and a DOCTYPE first. */
+export const ILLUSTRATOR_SVG = '<?xml version="1.0" encoding="utf-8"?>\n'
+  + '<!-- Generator: Adobe Illustrator 27.5.0, SVG Export Plug-In . SVG Version: 6.00 Build 0)  -->\n'
+  + '<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">\n'
+  + ICON_SVG;
+
+/** And as an icon set ships it: under a licence longer than a kilobyte. */
+export const LICENSED_SVG = `<!--\n${'Licensed under the Apache License, Version 2.0; you may not use this file except in compliance with the License.\n'.repeat(30)}-->\n${ICON_SVG}`;
+
 /** The start of an iPhone photo (HEIF with HEVC): enough to be recognised, never decoded. */
 const HEIC_HEAD = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic\0\0\0\0mif1heic', 'latin1'), Buffer.alloc(200, 0)]);
 
@@ -108,6 +117,8 @@ export async function startMediaServer(): Promise<{ url: (path: string) => strin
     '/photo.heic': { type: 'application/octet-stream', body: HEIC_HEAD },
     '/logo.png': { type: 'image/png', body: logo.toBuffer('image/png') },
     '/icon.svg': { type: 'image/svg+xml', body: Buffer.from(ICON_SVG) },
+    '/illustrator.svg': { type: 'image/svg+xml', body: Buffer.from(ILLUSTRATOR_SVG) },
+    '/licensed.svg': { type: 'image/svg+xml', body: Buffer.from(LICENSED_SVG) },
     '/clip.mp4': { type: 'video/mp4', body: clip },
     '/portrait-clip.mp4': { type: 'video/mp4', body: turnedUpright(clip) },
     '/hdr-clip.mov': { type: 'video/quicktime', body: await hdrClip() },
