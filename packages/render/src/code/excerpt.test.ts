@@ -39,6 +39,23 @@ describe('excerptOf', () => {
     ]);
   });
 
+  it('shows a removed file sent with its old source once, every line removed', () => {
+    const removed = (status: CodeFile['status']) => excerptOf(file({ source: 'a\nb\nc\n', patch: '@@ -1,3 +0,0 @@\n-a\n-b\n-c\n', status })).lines;
+    const expected = [{ number: 1, text: 'a', change: 'removed' }, { number: 2, text: 'b', change: 'removed' }, { number: 3, text: 'c', change: 'removed' }];
+    expect(removed('removed')).toEqual(expected);
+    // The patch says so even when the status does not.
+    expect(removed(null)).toEqual(expected);
+  });
+
+  it('numbers a hunk from its own start when the source is shorter than the patch', () => {
+    const patch = '@@ -20,2 +20,3 @@\n keep\n+new\n keep too\n';
+    expect(excerptOf(file({ source: numbered(3), patch })).lines.map((l) => [l.number, l.change, l.text])).toEqual([
+      [1, 'context', 'line 1'], [2, 'context', 'line 2'], [3, 'context', 'line 3'],
+      [null, 'context', '⋯'],
+      [20, 'context', 'keep'], [21, 'added', 'new'], [22, 'context', 'keep too'],
+    ]);
+  });
+
   it('marks every line from the status when there is no patch', () => {
     expect(excerptOf(file({ source: 'x\ny', status: 'added' })).lines.every((l) => l.change === 'added')).toBe(true);
     expect(excerptOf(file({ source: 'x\ny', status: 'removed' })).lines.every((l) => l.change === 'removed')).toBe(true);

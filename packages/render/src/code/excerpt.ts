@@ -17,8 +17,11 @@ const MAX_LINE_LENGTH = 240;
 export function excerptOf(file: CodeFile): CodeExcerpt {
   const hunks = file.patch ? parsePatch(file.patch) : [];
   const sourceLines = splitLines(file.source);
+  // A removed file's source can only be the old file: every line of it goes, none stays as context.
+  const emptied = file.status === 'removed' || hunks.some((hunk) => hunk.newStart === 0);
   let lines: CodeLine[];
-  if (hunks.length && sourceLines.length) lines = mergeHunks(sourceLines, hunks);
+  if (emptied && sourceLines.length) lines = sourceLines.map((text, i) => ({ number: i + 1, text, change: 'removed' }));
+  else if (hunks.length && sourceLines.length) lines = mergeHunks(sourceLines, hunks);
   else if (hunks.length) lines = hunkLines(hunks);
   else lines = sourceLines.map((text, i) => ({ number: i + 1, text, change: statusChange(file.status) }));
   const base = {
@@ -50,6 +53,11 @@ function mergeHunks(source: string[], hunks: Hunk[]): CodeLine[] {
   let next = 1; // next line of the new file to emit
   for (const hunk of [...hunks].sort((a, b) => a.newStart - b.newStart)) {
     for (; next < hunk.newStart && next <= source.length; next++) lines.push({ number: next, text: source[next - 1] ?? '', change: 'context' });
+    // A source shorter than the patch ran out before the hunk: the lines between are unknown.
+    if (next < hunk.newStart) {
+      lines.push({ number: null, text: '⋯', change: 'context' });
+      next = hunk.newStart;
+    }
     let oldLine = hunk.oldStart;
     for (const line of hunk.lines) {
       if (line.kind === '-') lines.push({ number: oldLine++, text: line.text, change: 'removed' });
