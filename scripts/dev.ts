@@ -97,6 +97,8 @@ try {
   const env = {
     // DECISIONS: private and loopback URLs are allowed by default only in the embedded dev stack.
     ALLOW_PRIVATE_URLS: 'true',
+    // Ctrl-C should not wait minutes for a render to finish, as a deployed render worker does.
+    RENDER_SHUTDOWN_GRACE_MS: '10000',
     ...process.env,
     DATABASE_URL: dbUrl,
     TEMPORAL_ADDRESS: temporalAddress,

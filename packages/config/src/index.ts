@@ -91,6 +91,8 @@ const Env = z.object({
   // without a heartbeat before it is retried on another worker, the renders API's wait budget and body limit.
   RENDER_CONCURRENCY: z.coerce.number().int().min(1).default(1),
   RENDER_HEARTBEAT_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
+  // A render worker told to stop lets its renders finish for this long (a cancelled one costs a try).
+  RENDER_SHUTDOWN_GRACE_MS: int(300_000),
   RENDER_WAIT_MS: int(90_000),
   RENDER_BODY_LIMIT_BYTES: int(110 * 1024 * 1024),
 });
@@ -162,6 +164,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     render: {
       concurrency: e.RENDER_CONCURRENCY,
       heartbeatTimeoutMs: e.RENDER_HEARTBEAT_TIMEOUT_MS,
+      shutdownGraceMs: e.RENDER_SHUTDOWN_GRACE_MS,
       workDir: `${e.DATA_DIR.replace(/\/$/, '')}/render-work`,
       waitMs: e.RENDER_WAIT_MS,
       bodyLimitBytes: e.RENDER_BODY_LIMIT_BYTES,

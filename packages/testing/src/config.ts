@@ -16,6 +16,8 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
     TEMPORAL_TASK_QUEUE_PREFIX: `t${randomBytes(4).toString('hex')}`,
     // Off unless a test asks: a schedule outlives the test's workers on the shared server.
     WEBHOOK_SWEEP_INTERVAL_MS: '0',
+    // A test's in-process render worker stops within seconds; the stop test runs its own with the default.
+    RENDER_SHUTDOWN_GRACE_MS: '10000',
     ...env,
   });
 }

@@ -39,8 +39,10 @@ export async function createRenderWorker(deps: RenderWorkerDeps): Promise<Worker
     maxConcurrentActivityTaskExecutions: config.render.concurrency,
     // Heartbeats reach the server every second at most: a cancel stops a render within a second or two.
     maxHeartbeatThrottleInterval: '1 second',
-    // A render ends by being cancelled or by finishing its try; give it the time to stop its encoder.
-    shutdownGraceTime: '10 seconds',
+    // A render takes one to three minutes, and one cancelled by a stop counts as a failed try: a
+    // worker told to stop takes no new work and lets its renders finish (docker-compose.yml gives
+    // it a little longer than this before it kills it).
+    shutdownGraceTime: config.render.shutdownGraceMs,
   });
 }
 

@@ -1,13 +1,13 @@
 /**
  * A render worker in a process of its own, as `main.ts` runs it but with the test run's
- * prebuilt workflow bundle: the machine the crash tests kill mid-render.
+ * prebuilt workflow bundle: the machine the tests kill (SIGKILL) or stop (SIGTERM) mid-render.
  * Usage: node --import tsx render-worker-process.ts <workflow bundle path>
  */
 import { NativeConnection } from '@temporalio/worker';
 import { createBlobStore } from '@vp/blobs';
 import { loadConfig } from '@vp/config';
 import { createDb } from '@vp/db';
-import { createRenderWorker } from '../worker.ts';
+import { createRenderWorker, runRenderWorker } from '../worker.ts';
 
 const [bundlePath] = process.argv.slice(2);
 const config = loadConfig();
@@ -18,5 +18,10 @@ const worker = await createRenderWorker({
   blobs: createBlobStore(config.blobs),
   workflowBundle: { codePath: bundlePath! },
 });
+// Stopped as main.ts is: SIGTERM drains it (SIGKILL is a crash).
+const stop = new AbortController();
+process.once('SIGTERM', () => stop.abort());
 process.stdout.write('ready\n');
-await worker.run();
+await runRenderWorker(worker, stop.signal);
+process.stdout.write('stopped\n');
+process.exit(0);
