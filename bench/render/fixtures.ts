@@ -59,6 +59,7 @@ export async function changelog(url: (path: string) => string) {
   });
   const pitch = Pitch.parse({
     version: 1, title: 'Release 2.4', summary: 'Pinned DNS, timeouts and a new dashboard.', estimatedCredits: 10,
+    music: 'A light electronic bed, around 100 BPM.',
     createdAt: new Date().toISOString(),
     shots: [
       { index: 0, title: 'Release 2.4 is here', durationMs: 2000, visual: 'Title card', text: 'Faster, safer fetching', voiceover: 'Release two point four is here.' },

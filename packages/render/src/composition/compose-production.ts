@@ -85,7 +85,7 @@ function withCutIn(editor: ScenePart, media: MediaItem[], shotNumber: number): S
 }
 
 /** How long a picture stays on screen at the least: under this, with its crossfade, it is a flash. */
-const MIN_PICTURE_MS = 1500;
+const MIN_PICTURE_MS = 1000;
 
 /**
  * The pictures a scene shows in turn, in the pitch's order. A scene holds as many as each can

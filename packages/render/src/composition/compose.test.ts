@@ -144,7 +144,7 @@ describe('composeProduction of the built-in writer\'s pitches', () => {
     expect(Math.max(...pitch.shots.map((s) => s.mediaIds.length))).toBeGreaterThan(6);
     expect(composition.durationMs).toBe(10_000);
     for (const scene of composition.scenes) {
-      expect(scene.media.length).toBeLessThanOrEqual(Math.max(1, Math.floor(scene.durationMs / 1500)));
+      expect(scene.media.length).toBeLessThanOrEqual(Math.max(1, Math.floor(scene.durationMs / 1000)));
     }
     expect(composition.media.length).toBeGreaterThan(0);
   });
