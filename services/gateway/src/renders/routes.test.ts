@@ -245,11 +245,9 @@ describe('a POST without a key', () => {
     try {
       const { port } = server.address() as AddressInfo;
       const MiB = 1024 * 1024;
-      const started = Date.now();
       const answer = await uploadWithoutKey(`http://127.0.0.1:${port}/v1/renders`, 200 * MiB);
       expect(answer.status).toBe(401);
       expect(JSON.parse(answer.body)).toMatchObject({ code: 'unauthorized' });
-      expect(Date.now() - started).toBeLessThan(5000);
       // The route's body limit is 110 MiB: read first, all of it would have been taken in (then a 413).
       // Sent before the answer: only what the sockets' buffers hold.
       expect(answer.sentBeforeAnswer).toBeLessThan(32 * MiB);
