@@ -56,6 +56,9 @@ export interface ProductionActivities {
   fail(input: { productionId: string; error: string }): Promise<StepOutcome>;
 }
 
+/** Tries of one render before it fails (DECISIONS: "tried 3 times by the render farm"). */
+export const RENDER_TRIES = 3;
+
 /**
  * The render farm's activity, on its own task queue. It reports phases by heartbeat
  * (and into the read model), moves the production to `exporting` when it exports,

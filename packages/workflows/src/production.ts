@@ -3,11 +3,11 @@ import {
 } from '@temporalio/workflow';
 import type { Stage } from '@vp/contracts';
 import {
-  cancelUpdate, commentUpdate, declineUpdate, greenlightUpdate, stateQuery,
+  cancelUpdate, commentUpdate, declineUpdate, greenlightUpdate, RENDER_TRIES, stateQuery,
   type ActorRef, type CancelArgs, type CommentArgs, type DeclineArgs, type GreenlightArgs, type ProductionActivities, type ProductionWorkflowInput, type Refusal, type RenderFarmActivities,
   type StepOutcome,
 } from './definitions.ts';
-import { RENDER_TRIES, renderFailure } from './render-farm.ts';
+import { renderFailure } from './render-farm.ts';
 
 const TERMINAL: readonly Stage[] = ['delivered', 'skipped', 'declined', 'cancelled', 'failed'];
 const BEFORE_GREENLIGHT: readonly Stage[] = ['queued', 'writing_pitch', 'pitch_ready'];

@@ -1,8 +1,5 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
-import type { RenderFarmActivities, RenderFarmSteps } from './definitions.ts';
-
-/** Tries of one render before it fails (DECISIONS: "tried 3 times by the render farm"). */
-export const RENDER_TRIES = 3;
+import { RENDER_TRIES, type RenderFarmActivities, type RenderFarmSteps } from './definitions.ts';
 
 /**
  * The render farm as a workflow on the render task queue sees it: renders heartbeat, are tried

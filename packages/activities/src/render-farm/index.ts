@@ -9,7 +9,7 @@ import {
 } from '@vp/projects';
 import { toProduction, withCurrentPitch } from '@vp/productions';
 import { composeImages, composeProduction, type FetchMedia, type Resolution } from '@vp/render';
-import type { RenderFarmActivities, RenderFarmSteps } from '@vp/workflows/definitions';
+import { RENDER_TRIES, type RenderFarmActivities, type RenderFarmSteps } from '@vp/workflows/definitions';
 import type { EventPublisher } from '../publish.ts';
 import { asActivityFailure } from './failures.ts';
 import { renderHeartbeats } from './heartbeat.ts';
@@ -31,13 +31,12 @@ export type RenderFarmDeps = {
   events?: EventPublisher;
 };
 
-/** Tries of one render before it fails (the workflows' retry policy). */
-const MAX_ATTEMPTS = 3;
-
 /** The render farm's activities and its workflows' steps. Every one may run again after a crash. */
 export function createRenderFarmActivities(deps: RenderFarmDeps): RenderFarmActivities & RenderFarmSteps {
   const { db, blobs } = deps;
   const fetcher = (blobPrefix?: string): FetchMedia => mediaFetcher({ blobs, allowPrivate: deps.allowPrivateUrls, blobPrefix });
+  /** A failure of this try, as Temporal should see it (see `asActivityFailure`). */
+  const failedTry = (error: unknown) => asActivityFailure(error, Context.current().info.attempt);
 
   /** Renders an export with heartbeats, honouring cancellation; failures as Temporal should see them. */
   async function produce(input: { exportId: string; composition: unknown; fetchMedia: FetchMedia; onPhase?: (phase: Phase) => void; onOverall?: (overall: number) => void }) {
@@ -56,7 +55,7 @@ export function createRenderFarmActivities(deps: RenderFarmDeps): RenderFarmActi
         },
       });
     } catch (error) {
-      throw asActivityFailure(error, Context.current().info.attempt);
+      throw failedTry(error);
     } finally {
       beats.stop();
     }
@@ -70,13 +69,13 @@ export function createRenderFarmActivities(deps: RenderFarmDeps): RenderFarmActi
       const { composition } = await ensureProject(db, {
         id: projectId, workspaceId: row.workspaceId, productionId, title: pitch.title, compose: () => composeProduction({ brief, pitch }),
       }).catch((error: unknown) => {
-        throw asActivityFailure(error, Context.current().info.attempt);
+        throw failedTry(error);
       });
       const exportId = deliveryExportId(productionId);
       let made = await ensureExport(db, { id: exportId, projectId, version: 1 });
       // A try that finished the files but died before answering: they are the video.
       if (made.status !== 'done') {
-        const progress = productionProgress(deps, { productionId, attempt: Context.current().info.attempt, maxAttempts: MAX_ATTEMPTS });
+        const progress = productionProgress(deps, { productionId, attempt: Context.current().info.attempt, maxAttempts: RENDER_TRIES });
         try {
           made = await produce({ exportId, composition, fetchMedia: fetcher(), onPhase: (phase) => progress.phase(phase) });
         } finally {
@@ -103,7 +102,7 @@ export function createRenderFarmActivities(deps: RenderFarmDeps): RenderFarmActi
           appName: render.appName, accent: render.accent,
         }),
       }).catch((error: unknown) => {
-        throw asActivityFailure(error, Context.current().info.attempt);
+        throw failedTry(error);
       });
       const made = await ensureExport(db, { id: render.exportId, projectId: render.projectId, version: 1 });
       if (made.status !== 'done') {
