@@ -8,6 +8,7 @@ import { describeDuration, shouldSwitchOff } from './schedule.ts';
 import type { SecretBox } from './secret.ts';
 import type { WebhookSettings } from './settings.ts';
 import { signedHeaders } from './signing.ts';
+import { usesAllowedScheme } from './url.ts';
 
 export type AttemptDeps = {
   db: Db;
@@ -72,7 +73,8 @@ const READ_BYTES = RESPONSE_BODY_LIMIT_BYTES + 3;
 
 async function send(deps: AttemptDeps, endpoint: AttemptEndpoint, headers: Record<string, string>, body: string): Promise<Outcome> {
   const { settings, transport } = deps;
-  if (!settings.allowPrivateUrls && !isHttps(endpoint.url)) {
+  // Checked at create too; the setting may have changed since.
+  if (!usesAllowedScheme(endpoint.url, settings.allowPrivateUrls)) {
     return { ok: false, status: null, body: null, error: 'Not sent: the url must use https.' };
   }
   try {
@@ -94,15 +96,6 @@ async function send(deps: AttemptDeps, endpoint: AttemptEndpoint, headers: Recor
   } catch (error) {
     if (error instanceof FetchError) return { ok: false, status: null, body: null, error: `Not delivered: ${error.message}.` };
     throw error;
-  }
-}
-
-/** Judged on the parsed url: a scheme is case-insensitive (`HTTPS://` is https). */
-function isHttps(url: string): boolean {
-  try {
-    return new URL(url).protocol === 'https:';
-  } catch {
-    return false;
   }
 }
 

@@ -2,6 +2,18 @@ import { checkPublicHost, HostNotFoundError, UnsafeAddressError, type Resolver }
 
 export type UrlCheck = { ok: true } | { ok: false; reason: 'scheme' | 'not_public' | 'not_found'; message: string };
 
+/** The schemes an endpoint may use: https, and http too under the development switch. */
+const schemesFor = (allowPrivate: boolean) => (allowPrivate ? ['https:', 'http:'] : ['https:']);
+
+/** Whether a url's scheme, read from the parsed url (`HTTPS://` is https), is one an endpoint may use. */
+export function usesAllowedScheme(url: string, allowPrivate: boolean): boolean {
+  try {
+    return schemesFor(allowPrivate).includes(new URL(url).protocol);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Endpoint URLs are https and every address their host resolves to is public. The
  * development switch (`allowPrivateUrls`) also accepts http and private or loopback hosts.
@@ -13,8 +25,7 @@ export async function checkEndpointUrl(url: string, options: { allowPrivate: boo
   } catch {
     return { ok: false, reason: 'scheme', message: 'The url is not a valid URL.' };
   }
-  const schemes = options.allowPrivate ? ['https:', 'http:'] : ['https:'];
-  if (!schemes.includes(parsed.protocol)) {
+  if (!schemesFor(options.allowPrivate).includes(parsed.protocol)) {
     return { ok: false, reason: 'scheme', message: `The url must use https (got ${parsed.protocol.slice(0, -1)}).` };
   }
   try {
