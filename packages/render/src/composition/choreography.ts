@@ -22,16 +22,17 @@ export function transitionInto(kind: SceneKind, previous: Transition['kind'] | n
   return { kind: choice, durationMs };
 }
 
-/** Scenes end to end, each with its transition in (the first has none). */
-export function placeOnTimeline(parts: ScenePart[]): Scene[] {
+/** Scenes end to end, each with its transition in (the first has none), and their total length. */
+export function placeOnTimeline(parts: ScenePart[]): { scenes: Scene[]; durationMs: number } {
   let startMs = 0;
-  return parts.reduce<Scene[]>((scenes, part) => {
-    const before = scenes.at(-1);
+  const scenes = parts.reduce<Scene[]>((placed, part) => {
+    const before = placed.at(-1);
     const transition = before ? transitionInto(part.kind, before.transition.kind, [before.durationMs, part.durationMs]) : { kind: 'cut' as const, durationMs: 0 };
-    scenes.push({ ...part, startMs, transition });
+    placed.push({ ...part, startMs, transition });
     startMs += part.durationMs;
-    return scenes;
+    return placed;
   }, []);
+  return { scenes, durationMs: startMs };
 }
 
 const MOVES: MediaPlacement['camera'][] = [

@@ -37,7 +37,7 @@ export function composeImages(input: ComposeImagesInput): Composition {
     })),
     { id: 'outro', kind: 'outro', durationMs: OUTRO_MS, title: appName, text: null, media: [], code: null },
   ];
-  const scenes = placeOnTimeline(plan);
+  const { scenes, durationMs } = placeOnTimeline(plan);
   const background = input.background === 'white' ? '#ffffff' : '#000000';
   const sound = { music: true, sfx: true, ...input.sound };
   return parseComposition({
@@ -45,7 +45,7 @@ export function composeImages(input: ComposeImagesInput): Composition {
     title: appName ?? 'Images',
     ...RESOLUTION_SIZES[input.resolution],
     fps: 30,
-    durationMs: scenes.reduce((sum, scene) => sum + scene.durationMs, 0),
+    durationMs,
     brand: brandStyle({ name: appName, primaryColor: input.accent, backgroundColor: background }),
     media,
     scenes,

@@ -33,7 +33,7 @@ export function composeProduction({ brief, pitch }: { brief: Brief; pitch: Pitch
   // A pitch has at most 24 shots, each a scene; cut-ins take what is left under the limit, in order.
   let spareScenes = MAX_SCENES - shots.length;
 
-  const scenes = placeOnTimeline(shots.flatMap((shot, i) => {
+  const { scenes, durationMs } = placeOnTimeline(shots.flatMap((shot, i) => {
     const media = [...new Set(shot.mediaIds)].flatMap((id) => mediaById.get(id) ?? []);
     const code = shot.codePaths.map((path) => codeByPath.get(path)).find((file) => file !== undefined);
     const kind = sceneKind(i, shots.length, media.length > 0, code !== undefined);
@@ -58,7 +58,7 @@ export function composeProduction({ brief, pitch }: { brief: Brief; pitch: Pitch
     title: pitch.title,
     ...ASPECT_SIZES[brief.format.aspect],
     fps: 30,
-    durationMs: scenes.reduce((sum, scene) => sum + scene.durationMs, 0),
+    durationMs,
     brand: brandStyle(brief.brand),
     media: brief.media.filter((item) => used.has(item.id)).map(({ id, kind, url, name }) => ({ id, kind, url, name })),
     scenes,
