@@ -68,3 +68,17 @@ export function isDark(hex: string): boolean {
 export function readableOn(background: string): string {
   return contrast('#f5f7fa', background) >= contrast('#11151c', background) ? '#f5f7fa' : '#11151c';
 }
+
+/**
+ * `color` as it is when it reads at `minContrast` against `background`; otherwise moved towards
+ * the readable text colour just far enough, so a brand colour keeps its hue where it can.
+ */
+export function legibleOn(background: string, color: string, minContrast: number): string {
+  if (contrast(color, background) >= minContrast) return color;
+  const target = readableOn(background);
+  for (let step = 1; step < 10; step++) {
+    const moved = mix(color, target, step / 10);
+    if (contrast(moved, background) >= minContrast) return moved;
+  }
+  return target;
+}

@@ -1,7 +1,7 @@
 import type { Canvas } from '@napi-rs/canvas';
 import type { CodePlan } from '../../plan/code-plan.ts';
 import type { ScenePlan } from '../../plan/plan.ts';
-import { mix, withAlpha } from '../../style/color.ts';
+import { mix, readableOn, withAlpha } from '../../style/color.ts';
 import { easeInCubic, easeInOutCubic, easeOutCubic, progress } from '../../style/easing.ts';
 import { font } from '../../style/fonts.ts';
 import { Caption } from '../caption.ts';
@@ -114,7 +114,7 @@ function windowLayer(code: CodePlan, theme: Theme, radius: number, u: number): {
       ctx.roundRect(x, mid - size * 0.7, statusWidth, size * 1.4, size * 0.7);
       ctx.fill();
       ctx.font = font(size * 0.8, theme.sans, 700);
-      ctx.fillStyle = '#ffffff';
+      ctx.fillStyle = readableOn(theme.accent);
       ctx.fillText(statusText, x + 12 * u, mid);
     }
   });

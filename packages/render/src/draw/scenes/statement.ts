@@ -10,7 +10,7 @@ import type { Theme } from '../theme.ts';
 export function statementPainter(plan: ScenePlan, layout: Layout, theme: Theme): Painter {
   const u = layout.unit;
   const body = plan.body ? new KineticText(plan.body, theme.text) : null;
-  const eyebrow = plan.sub ? new KineticText(plan.sub, theme.accent) : null;
+  const eyebrow = plan.sub ? new KineticText(plan.sub, theme.accentText) : null;
   const gap = Math.round(28 * u);
   const ruleWidth = Math.round(8 * u);
   const indent = ruleWidth + Math.round(36 * u);
