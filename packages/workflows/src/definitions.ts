@@ -56,6 +56,13 @@ export interface ProductionActivities {
   fail(input: { productionId: string; error: string }): Promise<StepOutcome>;
 }
 
+/**
+ * Retries of a step (a short database transaction run as a local activity): until it passes.
+ * Its failures are ours (the database away), and giving up would record a wrong outcome: a shown
+ * pitch failed, a made video refunded, a failure never written.
+ */
+export const STEP_RETRY = { initialInterval: '1 second', maximumInterval: '10 seconds' } as const;
+
 /** Tries of one render before it fails (DECISIONS: "tried 3 times by the render farm"). */
 export const RENDER_TRIES = 3;
 

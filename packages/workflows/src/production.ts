@@ -3,7 +3,7 @@ import {
 } from '@temporalio/workflow';
 import type { Stage } from '@vp/contracts';
 import {
-  cancelUpdate, commentUpdate, declineUpdate, greenlightUpdate, RENDER_TRIES, stateQuery,
+  cancelUpdate, commentUpdate, declineUpdate, greenlightUpdate, RENDER_TRIES, REFUSALS, stateQuery, STEP_RETRY,
   type ActorRef, type CancelArgs, type CommentArgs, type DeclineArgs, type GreenlightArgs, type ProductionActivities, type ProductionWorkflowInput, type Refusal, type RenderFarmActivities,
   type StepOutcome,
 } from './definitions.ts';
@@ -16,6 +16,11 @@ function refuse(type: Refusal, message: string): never {
   throw ApplicationFailure.create({ type, message, nonRetryable: true });
 }
 
+/** A refusal from `refuse`. A local activity that fails for good is an ApplicationFailure too, of another type. */
+function isRefusal(error: unknown): boolean {
+  return error instanceof ApplicationFailure && Object.hasOwn(REFUSALS, error.type ?? '');
+}
+
 /**
  * One production, from brief to delivery. The workflow's state is the authority for what
  * may happen next; every change is written to the read model by an idempotent activity.
@@ -26,12 +31,14 @@ export async function productionWorkflow(input: ProductionWorkflowInput): Promis
   let projectId = null as string | null;
   let making = null as CancellationScope | null;
 
-  const retry = { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 5 };
   // Steps are short database transactions: local activities, run by the worker that runs the
   // workflow, without a round trip through a task queue for each stage change.
-  const steps = proxyLocalActivities<ProductionActivities>({ startToCloseTimeout: input.stepTimeoutMs, retry });
-  // Writing a pitch may call a language model: it gets longer, and its own retries.
-  const writer = proxyActivities<Pick<ProductionActivities, 'writePitch'>>({ startToCloseTimeout: '5 minutes', retry });
+  const steps = proxyLocalActivities<ProductionActivities>({ startToCloseTimeout: input.stepTimeoutMs, retry: STEP_RETRY });
+  // Writing a pitch may call a language model: it gets longer, and tries that end ("We could not write a pitch").
+  const writer = proxyActivities<Pick<ProductionActivities, 'writePitch'>>({
+    startToCloseTimeout: '5 minutes',
+    retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 5 },
+  });
   const renderFarm = proxyActivities<RenderFarmActivities>({
     taskQueue: input.renderTaskQueue,
     startToCloseTimeout: '30 minutes',
@@ -132,13 +139,13 @@ export async function productionWorkflow(input: ProductionWorkflowInput): Promis
           state.stage = shown;
           return steps.showPitch({ productionId, version });
         }, shown).catch((error: unknown) => {
-          if (!(error instanceof ApplicationFailure)) throw error; // refused: an update ended it first
+          if (!isRefusal(error)) throw error; // refused: an update ended it first
         });
         if (stage() !== 'pitch_ready') return;
         if (input.greenlightMode === 'auto') {
           await greenlight({ actor: 'auto', actorName: 'Auto-greenlight' }, 'auto').catch((error: unknown) => {
             // Not enough credits: the pitch waits for a person, as in manual mode.
-            if (!(error instanceof ApplicationFailure)) throw error;
+            if (!isRefusal(error)) throw error;
           });
         }
         await condition(() => !state.busy && state.stage !== 'pitch_ready');

@@ -1,5 +1,5 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
-import { RENDER_TRIES, type RenderFarmActivities, type RenderFarmSteps } from './definitions.ts';
+import { RENDER_TRIES, STEP_RETRY, type RenderFarmActivities, type RenderFarmSteps } from './definitions.ts';
 
 /**
  * The render farm as a workflow on the render task queue sees it: renders heartbeat, are tried
@@ -12,10 +12,7 @@ export function renderFarm(heartbeatTimeoutMs: number) {
       heartbeatTimeout: heartbeatTimeoutMs,
       retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumAttempts: RENDER_TRIES },
     }),
-    steps: proxyLocalActivities<RenderFarmSteps>({
-      startToCloseTimeout: '30 seconds',
-      retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10 },
-    }),
+    steps: proxyLocalActivities<RenderFarmSteps>({ startToCloseTimeout: '30 seconds', retry: STEP_RETRY }),
   };
 }
 

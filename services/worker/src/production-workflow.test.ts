@@ -4,8 +4,10 @@ import { describe, expect } from 'vitest';
 import { Brief, type BriefInput, type Stage } from '@vp/contracts';
 import type { Db } from '@vp/db';
 import { balance, grant } from '@vp/ledger';
-import { createBuiltinWriter } from '@vp/pitch';
+import { createBuiltinWriter, createOpenAiWriter } from '@vp/pitch';
+import { startChatServer } from '@vp/pitch/testing';
 import { createProduction } from '@vp/productions';
+import { sqlPool } from '@vp/db';
 import { seedAccount, test, testConfig, waitFor } from '@vp/testing';
 import { cancelUpdate, commentUpdate, declineUpdate, greenlightUpdate, type ActorRef } from '@vp/workflows/definitions';
 import { productionWorkflowStart } from '@vp/workflows/start';
@@ -27,13 +29,17 @@ const BRIEF: BriefInput = {
 };
 const ME: ActorRef = { actor: 'key:test', actorName: 'Test User' };
 
-async function startProduction(env: Env, options: { credits?: number; brief?: BriefInput; mode?: 'manual' | 'auto' } = {}) {
+async function startProduction(
+  env: Env,
+  options: { credits?: number; brief?: BriefInput; mode?: 'manual' | 'auto'; beforeStart?: (productionId: string) => Promise<void> } = {},
+) {
   const seeded = await seedAccount(env.db, { credits: options.credits ?? 100 });
   const workspace = await env.db.workspace.findUniqueOrThrow({ where: { id: seeded.workspace.id } });
   const { production } = await createProduction(env.db, {
     workspace, createdBy: seeded.account.id, actor: ME, sourceKind: 'api',
     brief: Brief.parse(options.brief ?? BRIEF), greenlightMode: options.mode ?? 'manual',
   });
+  await options.beforeStart?.(production.id);
   const start = productionWorkflowStart({
     productionId: production.id, greenlightMode: options.mode ?? 'manual',
     taskQueuePrefix: env.config.temporal.taskQueuePrefix, stepTimeoutMs: env.config.worker.stepTimeoutMs,
@@ -194,5 +200,50 @@ describe('the production workflow', () => {
     expect(await acts.greenlight(input)).toEqual({ applied: true }); // a retry after a lost reply
     expect(await env.db.creditEntry.count({ where: { productionId: p.id, kind: 'charge' } })).toBe(1);
     expect(await env.db.productionEvent.count({ where: { productionId: p.id, kind: 'greenlit' } })).toBe(1);
+  });
+
+  it('a database outage longer than a step\'s first tries delays the pitch; it does not fail the production', { timeout: 90_000 }, async ({ env }) => {
+    // Showing the pitch fails five times in a row (~15 s of tries, which used to be all a step had).
+    const failShowingFiveTimes = async (productionId: string) => {
+      const name = `fail_pitch_${productionId.replaceAll('-', '')}`;
+      await sqlPool(env.db).query(`
+        CREATE SEQUENCE ${name};
+        CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF nextval('${name}') <= 5 THEN RAISE EXCEPTION 'the database is unavailable'; END IF;
+          RETURN NEW;
+        END $$;
+        CREATE TRIGGER ${name} BEFORE INSERT ON production_events FOR EACH ROW
+          WHEN (NEW.production_id = '${productionId}' AND NEW.kind = 'pitch') EXECUTE FUNCTION ${name}();`);
+    };
+    const p = await startProduction(env, { beforeStart: failShowingFiveTimes });
+    const settled = await waitFor(async () => {
+      const stage = await stageOf(env.db, p.id);
+      return ['pitch_ready', 'failed'].includes(stage) && stage;
+    }, { what: 'the pitch shown or the production failed', timeoutMs: 80_000 });
+    expect(settled).toBe('pitch_ready');
+    expect(await timeline(env.db, p.id)).toEqual([['created', 'queued'], ['stage', 'writing_pitch'], ['pitch', 'pitch_ready']]);
+  });
+});
+
+describe('when the pitch writer cannot write', () => {
+  it('the production fails with a readable error, and nothing is charged', async ({ database }) => {
+    // The language model's vendor refuses our key: not worth retrying.
+    const vendor = await startChatServer(() => ({ status: 401, json: { error: { message: 'Incorrect API key provided' } } }));
+    const { config, client, close } = await startTestWorkers(database, {
+      writer: createOpenAiWriter({ baseUrl: vendor.baseUrl, apiKey: 'sk-wrong', model: 'test-model', timeoutMs: 5000 }),
+    });
+    try {
+      const p = await startProduction({ config, client, db: database.db });
+      await reachStage(database.db, p.id, 'failed');
+      const row = await database.db.production.findUniqueOrThrow({ where: { id: p.id } });
+      expect(row.error).toBe('We could not write a pitch for this brief. Nothing was charged.');
+      expect(await timeline(database.db, p.id)).toEqual([['created', 'queued'], ['stage', 'writing_pitch'], ['failed', 'failed']]);
+      expect(await balance(database.db, p.account.id)).toBe(100);
+      expect(await p.handle.result()).toBe('failed');
+    } finally {
+      await close();
+      await vendor.close();
+    }
   });
 });
