@@ -91,6 +91,10 @@ const Env = z.object({
   // without a heartbeat before it is retried on another worker, the renders API's wait budget and body limit.
   RENDER_CONCURRENCY: z.coerce.number().int().min(1).default(1),
   RENDER_HEARTBEAT_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
+  // A render that reports no phase or progress this long has hung (a child process that never ends):
+  // its try is stopped and retried. Longer than any legitimate silence: a media download gives up
+  // after 120 s, and mixing or reviewing even a long video takes seconds.
+  RENDER_STALL_MS: z.coerce.number().int().min(1000).default(300_000),
   // A render worker told to stop lets its renders finish for this long (a cancelled one costs a try).
   RENDER_SHUTDOWN_GRACE_MS: int(300_000),
   RENDER_WAIT_MS: int(90_000),
@@ -164,6 +168,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     render: {
       concurrency: e.RENDER_CONCURRENCY,
       heartbeatTimeoutMs: e.RENDER_HEARTBEAT_TIMEOUT_MS,
+      stallMs: e.RENDER_STALL_MS,
       shutdownGraceMs: e.RENDER_SHUTDOWN_GRACE_MS,
       workDir: `${e.DATA_DIR.replace(/\/$/, '')}/render-work`,
       waitMs: e.RENDER_WAIT_MS,

@@ -88,7 +88,7 @@ export async function renderComposition(input: Composition, options: RenderOptio
     // video's stream while the review decodes its samples, and polishing only waits for it (a
     // failure still surfaces there, in order). It starts after the encoder has exited, so their
     // memory is never needed at the same time.
-    const reviewed = reviewVideo(videoFile, { width, height, durationMs, audio: false, sampleAtMs: plan.midpoints, samplesAreKeyframes: true }, { signal });
+    const reviewed = reviewVideo(videoFile, { width, height, durationMs, audio: false, sampleAtMs: plan.midpoints, samplesAreKeyframes: true }, { signal, workDir: dir });
     reviewed.catch(() => {});
     const finalFile = join(dir, 'final.mp4');
     soundtrack = mixStems(buildStems(composition, spoken, durationSeconds), {
@@ -103,7 +103,7 @@ export async function renderComposition(input: Composition, options: RenderOptio
 
     phases.enter('exporting');
     // The video's stream was copied, not re-encoded: the container and the sound need checking.
-    const review = await reviewVideo(finalFile, { width, height, durationMs }, { signal });
+    const review = await reviewVideo(finalFile, { width, height, durationMs }, { signal, workDir: dir });
     await Promise.all([moveFile(finalFile, options.outFile), writeFile(posterFile, poster)]);
     phases.progress(1);
     phases.stop();

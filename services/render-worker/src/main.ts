@@ -1,4 +1,5 @@
 import { NativeConnection } from '@temporalio/worker';
+import { keepWorkDirSwept } from '@vp/activities/render-farm';
 import { createBlobStore } from '@vp/blobs';
 import { loadConfig, requireDatabaseUrl } from '@vp/config';
 import { createDb } from '@vp/db';
@@ -19,6 +20,12 @@ const worker = await createRenderWorker({ config, connection, db, blobs: createB
 
 const stop = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
+// A worker killed mid-render (SIGKILL) leaves its try's folder behind: swept now and every hour.
+keepWorkDirSwept(config.render.workDir, {
+  signal: stop.signal,
+  onSwept: (names) => log.info({ workDir: config.render.workDir, swept: names }, 'removed render work a killed worker left'),
+  onError: (error) => log.warn({ err: error, workDir: config.render.workDir }, 'the render work folder could not be swept'),
+});
 log.info({ taskQueue: worker.options.taskQueue, concurrency: config.render.concurrency, blobStore: config.blobs.kind, tools }, 'render worker started');
 await runRenderWorker(worker, stop.signal);
 await connection.close();

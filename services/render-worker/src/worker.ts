@@ -34,7 +34,8 @@ export async function createRenderWorker(deps: RenderWorkerDeps): Promise<Worker
     taskQueue: taskQueue('render', config.temporal.taskQueuePrefix),
     ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath }),
     activities: createRenderFarmActivities({
-      db: deps.db, blobs: deps.blobs, events, workDir: config.render.workDir, appUrl: config.appUrl, allowPrivateUrls: config.allowPrivateUrls,
+      db: deps.db, blobs: deps.blobs, events, workDir: config.render.workDir, stallMs: config.render.stallMs,
+      appUrl: config.appUrl, allowPrivateUrls: config.allowPrivateUrls,
     }),
     maxConcurrentActivityTaskExecutions: config.render.concurrency,
     // Heartbeats reach the server every second at most: a cancel stops a render within a second or two.

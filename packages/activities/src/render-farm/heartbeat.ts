@@ -3,7 +3,8 @@ import type { ProgressReport } from '@vp/render';
 
 /**
  * Heartbeats for a render: on every phase and progress report, and every second between them
- * (mixing and reviewing report rarely). Each heartbeat also brings back a cancellation.
+ * (mixing and reviewing report rarely). Each heartbeat also brings back a cancellation. They go on
+ * while a child process hangs: `stallWatchdog` is what ends a render that stopped moving.
  */
 export function renderHeartbeats() {
   const context = Context.current();

@@ -5,13 +5,20 @@ import type { BlobStore } from '@vp/blobs';
 import type { Db, Export } from '@vp/db';
 import { exportKeys, failExport, finishExport, startExport } from '@vp/projects';
 import { RenderError, renderComposition, type Composition, type FetchMedia, type RenderOptions } from '@vp/render';
+import { stallWatchdog } from './stall-watchdog.ts';
 
-export type ProduceDeps = { db: Db; blobs: BlobStore; workDir: string };
+export type ProduceDeps = {
+  db: Db;
+  blobs: BlobStore;
+  workDir: string;
+  /** A render that reports no phase or progress for this long has hung: it is stopped, and the try fails. */
+  stallMs: number;
+};
 
 /**
  * Renders one export of a stored composition in a folder of its own, puts the MP4 and its
  * poster in the blob store and records them. A failed try marks the export failed until the
- * next try starts it again.
+ * next try starts it again. A render that stops making progress is stopped (`stallWatchdog`).
  */
 export async function produceExport(
   deps: ProduceDeps,
@@ -20,11 +27,20 @@ export async function produceExport(
   const { db, blobs } = deps;
   await startExport(db, input.exportId);
   const dir = join(deps.workDir, `${input.exportId}-${randomBytes(4).toString('hex')}`);
+  const watchdog = stallWatchdog(deps.stallMs);
   try {
     const result = await renderComposition(input.composition as Composition, {
       outFile: join(dir, 'video.mp4'), posterFile: join(dir, 'poster.jpg'), workDir: dir,
-      fetchMedia: input.fetchMedia, signal: input.signal, onPhase: input.onPhase, onProgress: input.onProgress,
-    });
+      fetchMedia: input.fetchMedia, signal: AbortSignal.any([input.signal, watchdog.signal]),
+      onPhase: (phase) => {
+        watchdog.moved(phase);
+        input.onPhase?.(phase);
+      },
+      onProgress: (progress) => {
+        watchdog.moved(progress.phase);
+        input.onProgress?.(progress);
+      },
+    }).finally(() => watchdog.stop());
     const keys = exportKeys(input.exportId);
     await blobs.put(keys.poster, { file: result.posterFile }, { contentType: 'image/jpeg' });
     await blobs.put(keys.video, { file: result.file }, { contentType: 'video/mp4' });

@@ -13,13 +13,15 @@ export interface Picture {
 /**
  * Decodes the frames at the given times, scaled to `width` × `height`, in one ffmpeg run:
  * each time is its own input, seeked before decoding, so only one picture per time is built.
+ * The pictures pass through a folder of their own in `workDir` (a render's work folder, so what
+ * a killed render leaves is in one place), else in the OS's temporary folder.
  */
 export async function grabFrames(
   file: string, timesMs: number[],
-  options: { width: number; height: number; format: 'gray' | 'rgb24'; keyframesOnly?: boolean; signal?: AbortSignal },
+  options: { width: number; height: number; format: 'gray' | 'rgb24'; keyframesOnly?: boolean; signal?: AbortSignal; workDir?: string },
 ): Promise<Picture[]> {
   if (!timesMs.length) return [];
-  const dir = await mkdtemp(join(tmpdir(), 'vp-frames-'));
+  const dir = await mkdtemp(join(options.workDir ?? tmpdir(), 'vp-frames-'));
   try {
     // One decoding thread per input: a frame-threaded decoder would decode (and hold) frames past the one asked for.
     // When the times are keyframes, the decoder skips every other frame outright.

@@ -35,9 +35,12 @@ const MAX_BITS_PER_SECOND = 80_000_000;
 /**
  * The automatic quality check: via ffprobe, the exact frame size, 30 fps, an H.264 stream
  * (and an AAC one), a length within one frame, a sane file size; and no blank frame at
- * the sampled times. Throws a `QualityError` naming every failed check.
+ * the sampled times. Throws a `QualityError` naming every failed check. The samples are
+ * decoded in `workDir` when given (see `grabFrames`).
  */
-export async function reviewVideo(file: string, expectation: VideoExpectation, options: { signal?: AbortSignal } = {}): Promise<VideoReview> {
+export async function reviewVideo(
+  file: string, expectation: VideoExpectation, options: { signal?: AbortSignal; workDir?: string } = {},
+): Promise<VideoReview> {
   const failures: { check: QualityCheck; message: string }[] = [];
   const fail = (check: QualityCheck, message: string) => failures.push({ check, message });
   let info: Probe;
@@ -79,7 +82,7 @@ export async function reviewVideo(file: string, expectation: VideoExpectation, o
   if (video && expectation.sampleAtMs?.length) {
     const times = expectation.sampleAtMs.map((ms) => Math.max(0, Math.min(ms, durationMs - FRAME_MS)));
     const pictures = await grabFrames(file, times, {
-      width: 96, height: 54, format: 'gray', keyframesOnly: expectation.samplesAreKeyframes, signal: options.signal,
+      width: 96, height: 54, format: 'gray', keyframesOnly: expectation.samplesAreKeyframes, signal: options.signal, workDir: options.workDir,
     });
     pictures.forEach((picture, i) => {
       const atMs = times[i] ?? 0;
