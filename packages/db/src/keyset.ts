@@ -21,10 +21,14 @@ export function startOf(cursor: string | undefined): Position | null {
   return position;
 }
 
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Only what `encodeCursor` writes: anything looser could reach PostgreSQL as a date or uuid it refuses (a 500). */
 function decodeCursor(cursor: string): Position | null {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
-  const createdAt = new Date(at ?? '');
-  if (!id || Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) return null;
+  const [at = '', id = '', ...rest] = Buffer.from(cursor, 'base64url').toString().split('|');
+  const createdAt = new Date(at);
+  if (rest.length || !ISO_INSTANT.test(at) || Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== at || !UUID.test(id)) return null;
   return { createdAt, id };
 }
 
