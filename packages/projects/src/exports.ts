@@ -29,14 +29,16 @@ export async function failExport(db: Db, exportId: string, error: string): Promi
 }
 
 /**
- * Queues a new export of a stored version (a re-export) for the render farm, unless one of that
- * version is queued or rendering (null then): one at a time. The project's row is locked while
- * checking, so two requests at once queue one export.
+ * The export of a stored version (a re-export) whose workflow should be started: a new one, or
+ * the one already queued, whose workflow may never have started (the gateway stopped after
+ * queueing it; starting it again is harmless). Null while one is rendering: one at a time. The
+ * project's row is locked while checking, so two requests at once queue one export.
  */
 export async function queueExport(db: Db, input: { id: string; projectId: string; version: number }): Promise<Export | null> {
   return db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM projects WHERE id = ${input.projectId}::uuid FOR UPDATE`;
-    const busy = await tx.export.count({ where: { projectId: input.projectId, version: input.version, status: { in: ['queued', 'rendering'] } } });
-    return busy ? null : tx.export.create({ data: { id: input.id, projectId: input.projectId, version: input.version } });
+    const pending = await tx.export.findFirst({ where: { projectId: input.projectId, version: input.version, status: { in: ['queued', 'rendering'] } } });
+    if (pending) return pending.status === 'queued' ? pending : null;
+    return tx.export.create({ data: { id: input.id, projectId: input.projectId, version: input.version } });
   });
 }

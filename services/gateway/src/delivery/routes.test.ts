@@ -260,6 +260,16 @@ describe('a greenlit production', () => {
 
     expect((await get(stack, `${stack.config.appUrl}/projects/${crypto.randomUUID()}`, { accept: 'text/html' })).status).toBe(404);
   }, 180_000);
+
+  it('starts a queued re-export whose workflow never started (the gateway stopped right after queueing it) when asked again', async ({ stack, database }) => {
+    const { delivery } = await delivered(stack, database.db);
+    const stranded = await database.db.export.create({ data: { id: crypto.randomUUID(), projectId: delivery.projectId, version: 1 } });
+    const reexport = await stack.app.request(`${new URL(delivery.editUrl).pathname}/versions/1/exports`, { method: 'POST' });
+    expect(reexport.status).toBe(303);
+    await waitFor(async () => (await database.db.export.findUniqueOrThrow({ where: { id: stranded.id } })).status === 'done', { what: 'the stranded re-export', ...RENDER });
+    // It was made; no second export of the version was queued beside it.
+    expect(await database.db.export.count({ where: { projectId: delivery.projectId, version: 1, status: { not: 'done' } } })).toBe(0);
+  }, 180_000);
 });
 
 describe('a production whose medium cannot be used', () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { Hono, type Context } from 'hono';
 import { ApiError, type Stage } from '@vp/contracts';
 import { exportKeys, projectWithHistory, queueExport, sharePosterUrl, shareUrl, shareVideoUrl } from '@vp/projects';
@@ -84,8 +85,11 @@ export function deliveryRoutes(deps: GatewayDeps & { blobs: BlobStore }) {
           taskQueuePrefix: deps.config.temporal.taskQueuePrefix, heartbeatTimeoutMs: deps.config.render.heartbeatTimeoutMs,
         }));
       } catch (error) {
-        await db.export.update({ where: { id: made.id }, data: { status: 'failed', error: 'The export could not be started; try again shortly.' } });
-        c.var.log.error({ err: error }, 're-export not started');
+        if (!(error instanceof WorkflowExecutionAlreadyStartedError)) {
+          // Unless its workflow took it meanwhile, the export says so; asking again queues another.
+          await db.export.updateMany({ where: { id: made.id, status: 'queued' }, data: { status: 'failed', error: 'The export could not be started; try again shortly.' } });
+          c.var.log.error({ err: error }, 're-export not started');
+        }
       }
     }
     return c.redirect(`${appUrl}/projects/${found.id}`, 303);
