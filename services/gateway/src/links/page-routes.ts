@@ -39,9 +39,12 @@ export function linkPageRoutes(deps: service.LinkDeps) {
     const token = c.req.param('token');
     const action = pageAction(c.req.param('action'));
     if (!action) return c.html(unusableLinkPage('There is no such action.'), 404);
-    const form = await c.req.parseBody();
-    // A browser's form never holds NUL, and PostgreSQL stores none: a crafted one is dropped.
-    const field = (name: string) => (typeof form[name] === 'string' ? form[name].replaceAll('\0', '').trim() : '');
+    // A body its Content-Type does not describe (multipart without a boundary, or cut short) is no browser's form.
+    const form = await c.req.parseBody().catch(() => null);
+    if (!form) return show(c, token, { action, done: null, problem: 'The form could not be read; send it again from this page.' }, 400);
+    // Browsers send a line break as CRLF but count it as one character for maxlength; the server counts
+    // (and keeps) it as LF too. A browser's form never holds NUL, and PostgreSQL stores none: a crafted one is dropped.
+    const field = (name: string) => (typeof form[name] === 'string' ? form[name].replaceAll('\0', '').replace(/\r\n?/g, '\n').trim() : '');
     const comment = field('comment');
     const reason = field('reason');
     try {

@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { Client, Connection } from '@temporalio/client';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, onTestFinished } from 'vitest';
 import { createAccount, setMember } from '@vp/accounts';
 import { GreenlightLinkView, LINK_LIFETIME_MS } from '@vp/contracts';
 import type { Db } from '@vp/db';
@@ -7,6 +9,7 @@ import { mintLinkToken, readLinkToken } from '@vp/links';
 import type { Mailer, MailMessage } from '@vp/mail';
 import { seedAccount, test, waitFor } from '@vp/testing';
 import { startReceiver, type Receiver } from '@vp/webhooks/testing';
+import { createApp } from '../app.ts';
 import { escapeHtml } from '../http/html.ts';
 import { createTestGateway, createTestStack, json, withKey } from '../test-app.ts';
 
@@ -50,6 +53,10 @@ function visitor(stack: Pick<Stack, 'app'>) {
     open: (token: string, query = '') => stack.app.request(`/go/${token}${query}`, { headers: { 'x-forwarded-for': address, accept: 'text/html' } }),
     submit: (token: string, action: 'greenlight' | 'comment' | 'decline', fields: Record<string, string> = {}) => stack.app.request(`/go/${token}/${action}`, {
       method: 'POST', headers: { 'x-forwarded-for': address, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString(),
+    }),
+    /** A form post with a body and Content-Type of one's own making. */
+    submitRaw: (token: string, action: 'greenlight' | 'comment' | 'decline', contentType: string, body: string) => stack.app.request(`/go/${token}/${action}`, {
+      method: 'POST', headers: { 'x-forwarded-for': address, 'content-type': contentType }, body,
     }),
   };
 }
@@ -329,6 +336,28 @@ describe('the page a link opens (/go/{token})', () => {
     expect(await q.stage()).toBe('declined');
   });
 
+  it('answers a form it cannot read (multipart without a boundary) with the page and the problem (400), acting on nothing', async ({ stack, database }) => {
+    const p = await pitchReady(stack, database.db);
+    const res = await visitor(stack).submitRaw(p.emailToken, 'greenlight', 'multipart/form-data', 'x');
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await res.text()).toContain('The form could not be read');
+    expect(await p.stage()).toBe('pitch_ready');
+    expect(await balance(database.db, p.account.id)).toBe(100);
+  });
+
+  it('counts a line break as one character, as the form\'s maxlength does: 4000 characters sent with CRLF are accepted and kept with LF', async ({ stack, database }) => {
+    const p = await pitchReady(stack, database.db);
+    // Ten lines, 4000 characters counted the browser's way; the browser sends each break as CRLF (4009 on the wire).
+    const comment = Array.from({ length: 10 }, (_, i) => String(i).repeat(i === 0 ? 400 : 399)).join('\n');
+    expect(comment).toHaveLength(4000);
+    const res = await visitor(stack).submit(p.emailToken, 'comment', { comment: comment.replaceAll('\n', '\r\n') });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe(`/go/${p.emailToken}?done=comment`);
+    const stored = await database.db.productionEvent.findFirstOrThrow({ where: { productionId: p.production.id, kind: 'comment' } });
+    expect(stored.payload).toMatchObject({ comment });
+  });
+
   it('says why when a link cannot be used: not ours (404), expired (no forms; acting is 410)', async ({ stack, database }) => {
     const you = visitor(stack);
     const forged = await you.open('garbage');
@@ -356,6 +385,39 @@ describe('the page a link opens (/go/{token})', () => {
     await Promise.all(Array.from({ length: 15 }, () => you.get('garbage')));
     const pages = await Promise.all(Array.from({ length: 16 }, () => you.open('garbage')));
     expect(pages.filter((r) => r.status === 429)).toHaveLength(1);
+  });
+});
+
+describe('when Temporal cannot be reached', () => {
+  it('acting answers 503 with Retry-After and no code (`disabled` is for links switched off), the page likewise; nothing is charged', async ({ stack, database }) => {
+    const p = await pitchReady(stack, database.db);
+    // Nothing listens at port 1; without the client's retries the call fails at once rather than after its backoff.
+    const connection = Connection.lazy({ address: '127.0.0.1:1', interceptors: [] });
+    onTestFinished(() => connection.close());
+    const clients = {
+      unreachable: new Client({ connection }),
+      // As the webhook routes' test: a namespace that does not exist.
+      'no namespace': new Client({ connection: stack.temporal.client.connection, namespace: `no-such-namespace-${crypto.randomUUID()}` }),
+    };
+    for (const [name, temporal] of Object.entries(clients)) {
+      const app = createApp({ config: stack.config, db: database.db, temporal: () => temporal, log: pino({ level: 'silent' }), blobs: stack.blobs });
+      const you = visitor({ app });
+      const res = await you.post(p.emailToken, 'greenlight');
+      expect(res.status, name).toBe(503);
+      expect(res.headers.get('retry-after'), name).toBe('10');
+      const body = await json(res);
+      expect(body, name).toEqual({ error: expect.stringContaining('right now') });
+      expect(body.code, name).not.toBe('disabled');
+      const page = await you.submit(p.emailToken, 'comment', { comment: 'Shorter please' });
+      expect(page.status, name).toBe(503);
+      expect(page.headers.get('retry-after'), name).toBe('10');
+      const html = await page.text();
+      expect(html, name).toContain(escapeHtml(body.error));
+      expect(html, name).toContain('>Shorter please</textarea>');
+    }
+    expect(await p.stage()).toBe('pitch_ready');
+    expect(await balance(database.db, p.account.id)).toBe(100);
+    expect((await json(await visitor(stack).get(p.emailToken))).link.state).toBe('open');
   });
 });
 
