@@ -1,6 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Env } from 'hono';
-import { ErrorBody, GreenlightLinkView, LinkCommentBody, LinkDeclineBody } from '@vp/contracts';
+import { ErrorBody, GreenlightLinkView, LinkCommentBody, LinkDeclineBody, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@vp/contracts';
 import * as service from './service.ts';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
@@ -15,6 +15,10 @@ const ERRORS = {
 const ACTING = {
   409: error('The pitch moved on or was already answered (`stale`); no comment rounds left (`revisions`).'),
   410: error('The link has expired (`expired`); links live 7 days.'),
+  503: {
+    ...error(`Greenlight links are switched off on this server (\`disabled\`); or, without a code, the production cannot be changed right now (Temporal cannot be reached): try again after \`Retry-After\` seconds (${UNAVAILABLE_RETRY_AFTER_SECONDS}).`),
+    headers: z.object({ 'Retry-After': z.string().optional().meta({ description: 'Seconds to wait, when the production could not be changed.' }) }),
+  },
 } as const;
 
 const Token = z.object({ token: z.string().min(1).meta({ param: { name: 'token', in: 'path' }, description: 'The signed token from the link.' }) });
@@ -30,7 +34,7 @@ const routes = {
   greenlight: createRoute({
     method: 'post', path: '/{token}/greenlight', tags, ...PUBLIC, summary: 'Greenlight the pitch the link was sent for: credits are charged once',
     request: { params: Token },
-    responses: { 200: LinkResponse, 402: error('Not enough credits (`credits`); the pitch stands.'), ...ACTING, ...ERRORS },
+    responses: { 200: LinkResponse, 402: error('Not enough credits (`credits`); the pitch stands.'), ...ERRORS, ...ACTING },
   }),
   comments: createRoute({
     method: 'post', path: '/{token}/comments', tags, ...PUBLIC, summary: 'Comment on the pitch; the next version is written',
@@ -38,14 +42,14 @@ const routes = {
     responses: {
       200: LinkResponse, 400: error('The comment is missing or longer than 4000 characters.'),
       402: error('Not enough credits for the video (`credits`); the current pitch stands.'),
-      ...ACTING, ...ERRORS,
+      ...ERRORS, ...ACTING,
       429: error('More than 30 requests a minute from this address (`rate_limited`), or the monthly pitch cap is reached (`cap`).'),
     },
   }),
   decline: createRoute({
     method: 'post', path: '/{token}/decline', tags, ...PUBLIC, summary: 'Decline the pitch',
     request: { params: Token, body: { required: false, content: { 'application/json': { schema: LinkDeclineBody } } } },
-    responses: { 200: LinkResponse, 400: error('The reason is longer than 1000 characters.'), ...ACTING, ...ERRORS },
+    responses: { 200: LinkResponse, 400: error('The reason is longer than 1000 characters.'), ...ERRORS, ...ACTING },
   }),
 };
 

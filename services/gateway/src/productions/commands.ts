@@ -1,5 +1,7 @@
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import {
+  isGrpcServiceError, ServiceError, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, type Client,
+} from '@temporalio/client';
+import { ApplicationFailure, NamespaceNotFoundError } from '@temporalio/common';
 import { ApiError, workflowIds } from '@vp/contracts';
 import { secondsToNextMonth } from '@vp/productions';
 import type { Refusal } from '@vp/workflows/definitions';
@@ -35,5 +37,22 @@ function toApiError(error: unknown): unknown {
   }
   // The workflow has ended: the production is in a terminal stage.
   if (error instanceof WorkflowNotFoundError) return new ApiError(409, 'The production has ended.', 'stage');
+  // As the webhook and render routes answer it: 503 with Retry-After, no code (`disabled` means switched off).
+  if (temporalUnavailable(error)) {
+    return Object.assign(ApiError.unavailable('The production cannot be changed right now; try again shortly.'), { cause: error });
+  }
   return error;
+}
+
+/** gRPC status codes that mean "not now" rather than "never": DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, UNAVAILABLE. */
+const TRANSIENT_GRPC_CODES = new Set([4, 8, 14]);
+
+/**
+ * Temporal cannot serve the call: it cannot be reached (the connection failed once the client's
+ * own retries ran out), it is overloaded or out of time, or its namespace does not exist (a server
+ * set up wrong; the webhook routes answer that 503 too). Anything else is a bug, and stays a 500.
+ */
+function temporalUnavailable(error: unknown): boolean {
+  if (error instanceof NamespaceNotFoundError || error instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return true;
+  return error instanceof ServiceError && isGrpcServiceError(error.cause) && TRANSIENT_GRPC_CODES.has(error.cause.code);
 }

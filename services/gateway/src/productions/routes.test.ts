@@ -1,8 +1,11 @@
-import { describe, expect } from 'vitest';
+import { Client, Connection } from '@temporalio/client';
+import pino from 'pino';
+import { describe, expect, onTestFinished } from 'vitest';
 import { createWorkspace, setMember } from '@vp/accounts';
 import { Production, type BriefInput, type Stage } from '@vp/contracts';
 import { balance } from '@vp/ledger';
 import { seedAccount, test, waitFor } from '@vp/testing';
+import { createApp } from '../app.ts';
 import { createTestGateway, createTestStack, json, withKey } from '../test-app.ts';
 
 const it = test.extend('stack', { scope: 'file' }, async ({ database }, { onCleanup }) => {
@@ -324,6 +327,25 @@ describe('greenlight, comments, decline and cancel', () => {
     const again = await me.call(`/v1/productions/${production.id}/cancel`, { method: 'POST' });
     expect(again.status).toBe(409);
     expect((await json(again)).code).toBe('stage');
+  });
+
+  it('answers 503 with Retry-After and no code when Temporal cannot be reached; the pitch stands', async ({ stack, database }) => {
+    const me = await caller(stack, database.db);
+    const { production } = await json(await me.create());
+    await me.reach(production.id, 'pitch_ready');
+    // Nothing listens at port 1; without the client's retries the call fails at once rather than after its backoff.
+    const connection = Connection.lazy({ address: '127.0.0.1:1', interceptors: [] });
+    onTestFinished(() => connection.close());
+    const temporal = new Client({ connection });
+    const app = createApp({ config: stack.config, db: database.db, temporal: () => temporal, log: pino({ level: 'silent' }), blobs: stack.blobs });
+    for (const [action, body] of [['greenlight', { pitchVersion: 1 }], ['comments', { comment: 'Shorter' }], ['decline', {}], ['cancel', {}]] as const) {
+      const res = await app.request(`/v1/productions/${production.id}/${action}`, withKey(me.apiKey, { json: body }));
+      expect(res.status, action).toBe(503);
+      expect(res.headers.get('retry-after'), action).toBe('10');
+      expect(await json(res), action).toEqual({ error: 'The production cannot be changed right now; try again shortly.' });
+    }
+    expect((await me.read(production.id)).production.stage).toBe('pitch_ready');
+    expect(await balance(database.db, me.account.id)).toBe(1000);
   });
 
   it('auto mode greenlights as soon as the pitch lands', async ({ stack, database }) => {

@@ -2,7 +2,7 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context, Env } from 'hono';
 import {
   CancelBody, CommentBody, CreateProductionBody, DeclineBody, ErrorBody, GreenlightBody, Limit, Production,
-  NUL_REFUSED, ProductionEvent, QueueStatus, StageFilter, Usage,
+  NUL_REFUSED, ProductionEvent, QueueStatus, StageFilter, UNAVAILABLE_RETRY_AFTER_SECONDS, Usage,
 } from '@vp/contracts';
 import { act, createFromApi, detail, list, monthlyUsage, type Caller, type ProductionDeps } from './service.ts';
 
@@ -22,6 +22,14 @@ const ERRORS = {
   403: error('Missing scope (`api_key_missing_scope`) or view-only access (`forbidden`).'),
   404: error('Not found, or not visible to this key (`not_found`).'),
   429: error('Rate limited (`rate_limited`) or monthly pitch cap reached (`cap`); see Retry-After.'),
+} as const;
+
+/** An update the production's workflow could not be asked for: nothing changed. */
+const NotChanged = {
+  503: {
+    ...error(`The production cannot be changed right now (Temporal cannot be reached) and nothing changed: try again after \`Retry-After\` seconds (${UNAVAILABLE_RETRY_AFTER_SECONDS}).`),
+    headers: z.object({ 'Retry-After': z.string().meta({ description: 'Seconds to wait.' }) }),
+  },
 } as const;
 
 const Id = z.object({ id: z.uuid().meta({ param: { name: 'id', in: 'path' } }) });
@@ -82,7 +90,7 @@ const routes = {
       200: json(ProductionResponse, 'Greenlit'),
       402: error('Not enough credits (`credits`).'),
       409: error('The pitch is not ready or `pitchVersion` is out of date (`stage`).'),
-      ...ERRORS,
+      ...ERRORS, ...NotChanged,
     },
   }),
   comments: createRoute({
@@ -92,18 +100,18 @@ const routes = {
       200: json(ProductionResponse, 'The next pitch version is being written'),
       402: error('Not enough credits for the video (`credits`); the current pitch stands.'),
       409: error('The pitch is not awaiting an answer (`stage`) or no revisions are left (`revisions`).'),
-      ...ERRORS,
+      ...ERRORS, ...NotChanged,
     },
   }),
   decline: createRoute({
     method: 'post', path: '/{id}/decline', tags: ['Productions'], summary: 'Decline the pitch',
     request: { params: Id, body: optionalBody(DeclineBody) },
-    responses: { 200: json(ProductionResponse, 'Declined'), 409: error('Already greenlit or ended (`stage`).'), ...ERRORS },
+    responses: { 200: json(ProductionResponse, 'Declined'), 409: error('Already greenlit or ended (`stage`).'), ...ERRORS, ...NotChanged },
   }),
   cancel: createRoute({
     method: 'post', path: '/{id}/cancel', tags: ['Productions'], summary: 'Cancel; a charge is refunded in full before delivery',
     request: { params: Id, body: optionalBody(CancelBody) },
-    responses: { 200: json(ProductionResponse, 'Cancelled'), 409: error('The production has already ended (`stage`).'), ...ERRORS },
+    responses: { 200: json(ProductionResponse, 'Cancelled'), 409: error('The production has already ended (`stage`).'), ...ERRORS, ...NotChanged },
   }),
 };
 
