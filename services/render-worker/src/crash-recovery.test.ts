@@ -53,3 +53,33 @@ describe('a render worker killed mid-render', () => {
     }
   }, 240_000);
 });
+
+describe('a render worker frozen past its heartbeat timeout, then thawed', () => {
+  test('leaves the export to the try that replaced it: it never reads failed while that try renders', async ({ database }) => {
+    const { db } = database;
+    const scene = await productionRenderingInChild(database, { heartbeatTimeoutMs: 3000, durationMs: 5000 });
+    const { read } = scene;
+    try {
+      // Frozen mid-render (a machine cut off, a long pause): the server gives its try up.
+      process.kill(scene.child.pid!, 'SIGSTOP');
+      await scene.renderElsewhere();
+      await waitFor(async () => {
+        const row = await read();
+        return row.queue !== null && QueueStatus.parse(row.queue).retrying;
+      }, { what: 'the next try on another worker', timeoutMs: 60_000, intervalMs: 50 });
+
+      // Thawed while that try renders: it hears its try was given up, and stops.
+      process.kill(scene.child.pid!, 'SIGCONT');
+      const { projectId } = await read();
+      const seen = new Set<string>();
+      await waitFor(async () => {
+        for (const made of await db.export.findMany({ where: { projectId: projectId! } })) seen.add(made.status);
+        return (await read()).stage === 'delivered';
+      }, { what: 'the delivery', timeoutMs: 120_000, intervalMs: 20 });
+      expect([...seen].sort()).toEqual(['done', 'rendering']);
+      expect(await read()).toMatchObject({ stage: 'delivered', creditsCharged: 5, error: null });
+    } finally {
+      await scene.close();
+    }
+  }, 240_000);
+});

@@ -34,6 +34,14 @@ export type RenderFarmDeps = {
   events?: EventPublisher;
 };
 
+/**
+ * Cancelled because the server timed this try out (its heartbeats stopped): another try may be
+ * running. (A try whose workflow ended, a cancelled production's, is only `notFound`.)
+ */
+function tryGivenUp(): boolean {
+  return Boolean(Context.current().cancellationDetails?.timedOut);
+}
+
 /** The render farm's activities and its workflows' steps. Every one may run again after a crash. */
 export function createRenderFarmActivities(deps: RenderFarmDeps): RenderFarmActivities & RenderFarmSteps {
   const { db, blobs } = deps;
@@ -47,7 +55,7 @@ export function createRenderFarmActivities(deps: RenderFarmDeps): RenderFarmActi
     try {
       return await produceExport(deps, {
         exportId: input.exportId, composition: input.composition, fetchMedia: input.fetchMedia,
-        signal: Context.current().cancellationSignal,
+        signal: Context.current().cancellationSignal, givenUp: tryGivenUp,
         onPhase: (phase) => {
           beats.report({ phase, overall: 0 });
           input.onPhase?.(phase);

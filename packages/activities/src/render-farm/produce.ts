@@ -22,7 +22,11 @@ export type ProduceDeps = {
  */
 export async function produceExport(
   deps: ProduceDeps,
-  input: { exportId: string; composition: unknown; fetchMedia: FetchMedia; signal: AbortSignal } & Pick<RenderOptions, 'onPhase' | 'onProgress'>,
+  input: {
+    exportId: string; composition: unknown; fetchMedia: FetchMedia; signal: AbortSignal;
+    /** Whether the server gave this try up (its heartbeats stopped): the export is the next try's then. */
+    givenUp?: () => boolean;
+  } & Pick<RenderOptions, 'onPhase' | 'onProgress'>,
 ): Promise<Export> {
   const { db, blobs } = deps;
   await startExport(db, input.exportId);
@@ -46,6 +50,9 @@ export async function produceExport(
     await blobs.put(keys.video, { file: result.file }, { contentType: 'video/mp4' });
     return await finishExport(db, input.exportId, { bytes: result.bytes, durationMs: result.durationMs, width: result.width, height: result.height });
   } catch (error) {
+    // A try given up while it was frozen or cut off, told so once it is back, must not mark
+    // failed the export its successor is rendering.
+    if (input.givenUp?.()) throw error;
     const reason = input.signal.aborted ? 'The render was stopped.' : error instanceof RenderError ? error.message : 'The render failed.';
     await failExport(db, input.exportId, reason).catch(() => {});
     throw error;
