@@ -38,7 +38,28 @@ async function caller(stack: Stack, db: Parameters<typeof seedAccount>[0], credi
   return { ...seeded, call, create, read, reach };
 }
 
+/** The gateway of `stack` with a Temporal nobody answers for. */
+function withTemporalUnreachable(stack: Stack, db: Parameters<typeof seedAccount>[0]) {
+  // Nothing listens at port 1; without the client's retries the call fails at once rather than after its backoff.
+  const connection = Connection.lazy({ address: '127.0.0.1:1', interceptors: [] });
+  onTestFinished(() => connection.close());
+  const temporal = new Client({ connection });
+  return createApp({ config: stack.config, db, temporal: () => temporal, log: pino({ level: 'silent' }), blobs: stack.blobs });
+}
+
 describe('POST /v1/productions', () => {
+  it('answers 503 disabled with Retry-After when its workflow cannot be started, and creates nothing', async ({ stack, database }) => {
+    const me = await caller(stack, database.db);
+    const app = withTemporalUnreachable(stack, database.db);
+    const res = await app.request('/v1/productions', withKey(me.apiKey, { json: { brief: BRIEF, externalId: 'deploy-9c1e' } }));
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('10');
+    expect(await json(res)).toEqual({ error: 'Productions cannot be started right now; nothing was created. Try again shortly.', code: 'disabled' });
+    expect(await database.db.production.count({ where: { workspaceId: me.workspace.id } })).toBe(0);
+    // The same request, once Temporal answers again, creates it (201, not a replay of something half-made).
+    expect((await me.create({ brief: BRIEF, externalId: 'deploy-9c1e' })).status).toBe(201);
+  });
+
   it('creates a production (201) with every field of the spec, defaults filled in, and writes a free pitch in the background', async ({ stack, database }) => {
     const me = await caller(stack, database.db);
     const res = await me.create({ brief: { intent: 'Ship it' } });
@@ -333,11 +354,7 @@ describe('greenlight, comments, decline and cancel', () => {
     const me = await caller(stack, database.db);
     const { production } = await json(await me.create());
     await me.reach(production.id, 'pitch_ready');
-    // Nothing listens at port 1; without the client's retries the call fails at once rather than after its backoff.
-    const connection = Connection.lazy({ address: '127.0.0.1:1', interceptors: [] });
-    onTestFinished(() => connection.close());
-    const temporal = new Client({ connection });
-    const app = createApp({ config: stack.config, db: database.db, temporal: () => temporal, log: pino({ level: 'silent' }), blobs: stack.blobs });
+    const app = withTemporalUnreachable(stack, database.db);
     for (const [action, body] of [['greenlight', { pitchVersion: 1 }], ['comments', { comment: 'Shorter' }], ['decline', {}], ['cancel', {}]] as const) {
       const res = await app.request(`/v1/productions/${production.id}/${action}`, withKey(me.apiKey, { json: body }));
       expect(res.status, action).toBe(503);

@@ -64,7 +64,10 @@ const routes = {
       201: json(ProductionResponse, 'Created'),
       200: json(ProductionResponse, 'Idempotent replay of an earlier create with the same externalId (header `Idempotent-Replayed: true`)'),
       402: error('The workspace owner\'s credits do not cover a video of this length (`credits`); nothing was created.'),
-      503: error('Pitches cannot be written right now (`disabled`); nothing was created.'),
+      503: {
+        ...error('Pitches cannot be written right now (`disabled`); nothing was created. With `Retry-After` when the cause is passing (Temporal cannot be reached).'),
+        headers: z.object({ 'Retry-After': z.string().optional().meta({ description: 'Seconds to wait, when trying again will help.' }) }),
+      },
       ...ERRORS,
     },
   }),

@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import { WorkflowIdConflictPolicy } from '@temporalio/client';
 import { workspaceAccess, type WorkspaceAccess } from '@vp/accounts';
 import type { Config } from '@vp/config';
-import { ApiError, canWrite, omitCodeSources, type CreateProductionBody, type Stage } from '@vp/contracts';
+import { ApiError, canWrite, omitCodeSources, UNAVAILABLE_RETRY_AFTER_SECONDS, type CreateProductionBody, type Stage } from '@vp/contracts';
 import type { Db } from '@vp/db';
 import { pitchMarkdown } from '@vp/pitch';
 import {
@@ -59,7 +59,10 @@ export async function createFromApi(deps: ProductionDeps, caller: Caller, body: 
     if (!replayed && !isAlreadyStarted(error)) {
       // Nothing half-made: without its workflow the row would never move.
       await deps.db.production.delete({ where: { id: production.id } });
-      throw new ApiError(503, 'Productions cannot be started right now; nothing was created. Try again shortly.', 'disabled');
+      // `disabled`, as the spec has it for a create whose pitch cannot be written; Retry-After says when to try again.
+      throw new ApiError(503, 'Productions cannot be started right now; nothing was created. Try again shortly.', 'disabled', {
+        'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS),
+      });
     }
   }
   const row = await findProduction(deps.db, production.id);
