@@ -20,11 +20,7 @@ export const DEFAULT_EVENT_TYPES: readonly SubscribableEventType[] = SUBSCRIBABL
 export const WEBHOOK_ENDPOINT_LIMIT = 10;
 /** How long the previous secret keeps signing after a roll. */
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
-/**
- * Room for the database writes around a receiver's time to answer: an attempt takes at most
- * both, and a claimed attempt whose outcome was never recorded is made again after both.
- */
-export const ATTEMPT_MARGIN_MS = 15_000;
+export { ATTEMPT_MARGIN_MS } from './webhook-attempt.ts';
 /** `lastResponseBody` keeps at most this many bytes. */
 export const RESPONSE_BODY_LIMIT_BYTES = 4096;
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';

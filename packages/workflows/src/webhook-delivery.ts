@@ -1,4 +1,5 @@
 import { proxyLocalActivities, sleep } from '@temporalio/workflow';
+import { ATTEMPT_MARGIN_MS } from '@vp/contracts/webhook-attempt';
 import type { WebhookActivities, WebhookDeliveryInput } from './webhook-definitions.ts';
 
 /**
@@ -12,9 +13,9 @@ import type { WebhookActivities, WebhookDeliveryInput } from './webhook-definiti
  */
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<'done'> {
   const { attemptDelivery } = proxyLocalActivities<WebhookActivities>({
-    // The receiver's time to answer, plus room for the database writes around it (ATTEMPT_MARGIN_MS
-    // of contracts, after which an unrecorded attempt is made again; a value import would bundle zod).
-    startToCloseTimeout: input.timeoutMs + 15_000,
+    // The receiver's time to answer, plus room for the database writes around it: after both, an
+    // attempt whose outcome was not recorded is made again.
+    startToCloseTimeout: input.timeoutMs + ATTEMPT_MARGIN_MS,
     // The receiver's failures are recorded and follow the schedule below; the activity itself
     // fails only when our side does (the database), and is retried until it is back: giving up
     // would leave the delivery pending with nothing to move it.
