@@ -5,7 +5,7 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
 
-export const formatBytes = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`);
+export { formatBytes } from '@vp/net';
 
 /** To the minute, in UTC: "2026-12-01 01:45 UTC". */
 export const formatUtc = (date: Date | string) => new Date(date).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
