@@ -63,7 +63,16 @@ async function client(stack: Stack, db: Parameters<typeof seedAccount>[0]) {
     expect((await call(`/v1/productions/${production.id}/greenlight`, { json: {} })).status).toBe(200);
     return ready.production;
   };
-  return { ...seeded, call, read, reach, greenlit };
+  /** A greenlit production whose pitch shows one picture of the media server, `/<id>.png`. */
+  const greenlitShowing = async (picture: { id: string; name: string }) => {
+    const production = await greenlit({
+      intent: 'Show off the new dashboard in release 2.4',
+      media: [{ ...picture, kind: 'image', url: `${media.url}/${picture.id}.png` }],
+    });
+    expect(production.pitch.shots.some((s: { mediaIds: string[] }) => s.mediaIds.includes(picture.id))).toBe(true);
+    return production;
+  };
+  return { ...seeded, call, read, reach, greenlit, greenlitShowing };
 }
 
 /** A GET of one of the service's own addresses (share, project and file links are absolute). */
@@ -275,11 +284,7 @@ describe('a greenlit production', () => {
 describe('a production whose medium cannot be used', () => {
   it('fails with a readable error and a full refund, without retrying', async ({ stack, database }) => {
     const me = await client(stack, database.db);
-    const production = await me.greenlit({
-      intent: 'Show off the new dashboard in release 2.4',
-      media: [{ id: 'gone', kind: 'image', url: `${media.url}/gone.png`, name: 'Gone screenshot' }],
-    });
-    expect(production.pitch.shots.some((s: { mediaIds: string[] }) => s.mediaIds.includes('gone'))).toBe(true);
+    const production = await me.greenlitShowing({ id: 'gone', name: 'Gone screenshot' });
     const failed = await me.reach(production.id, 'failed', RENDER);
     expect(failed.production.error).toBe(`A media file could not be used: The image 'Gone screenshot' (${media.url}/gone.png) could not be downloaded: the server answered 404`);
     expect(failed.production.delivery).toBeNull();
@@ -299,11 +304,7 @@ describe('a production whose medium cannot be used', () => {
 describe('a production whose media host is busy', () => {
   it('is tried again and delivered when the host answers on the next try (a 503 is not final)', async ({ stack, database }) => {
     const me = await client(stack, database.db);
-    const production = await me.greenlit({
-      intent: 'Show off the new dashboard in release 2.4',
-      media: [{ id: 'flaky', kind: 'image', url: `${media.url}/flaky.png`, name: 'Flaky screenshot' }],
-    });
-    expect(production.pitch.shots.some((s: { mediaIds: string[] }) => s.mediaIds.includes('flaky'))).toBe(true);
+    const production = await me.greenlitShowing({ id: 'flaky', name: 'Flaky screenshot' });
     const done = await me.reach(production.id, 'delivered', RENDER);
     expect(done.production).toMatchObject({ error: null, creditsCharged: 5 });
     expect(media.hits('/flaky.png')).toBe(2);
@@ -315,10 +316,7 @@ describe('a production whose media host is busy', () => {
 
   it('fails after the render farm\'s 3 tries when the host stays down, with a readable reason and a full refund', async ({ stack, database }) => {
     const me = await client(stack, database.db);
-    const production = await me.greenlit({
-      intent: 'Show off the new dashboard in release 2.4',
-      media: [{ id: 'down', kind: 'image', url: `${media.url}/down.png`, name: 'Down screenshot' }],
-    });
+    const production = await me.greenlitShowing({ id: 'down', name: 'Down screenshot' });
     const failed = await me.reach(production.id, 'failed', RENDER);
     expect(failed.production.error).toBe(`A media file could not be used: The image 'Down screenshot' (${media.url}/down.png) could not be downloaded: the server answered 503 (after 3 tries)`);
     expect(media.hits('/down.png')).toBe(3);
