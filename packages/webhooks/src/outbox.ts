@@ -42,9 +42,9 @@ export async function pendingDeliveriesOf(db: Db, sourceKey: string): Promise<st
 }
 
 /**
- * Deliveries recorded before `before` and never attempted: their workflow's start was lost (the
- * worker died after the commit, or Temporal refused the start for longer than the step's
- * retries). The outbox sweep starts them; oldest first, a batch at a time.
+ * Deliveries recorded before `before` and never attempted: their workflow's start was lost (a
+ * `production.progress` event's, which the render records outside any step; a step's own starts
+ * are retried with it). The outbox sweep starts them; oldest first, a batch at a time.
  */
 export async function unattemptedDeliveries(db: Db, before: Date, limit = 500): Promise<string[]> {
   const rows = await db.webhookDelivery.findMany({
