@@ -21,7 +21,8 @@ export function startOf(cursor: string | undefined): Position | null {
   return position;
 }
 
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+/** Years 0001 to 9999: JavaScript reads year 0000, which PostgreSQL refuses. */
+const ISO_INSTANT = /^(?!0000)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Only what `encodeCursor` writes: anything looser could reach PostgreSQL as a date or uuid it refuses (a 500). */

@@ -334,8 +334,11 @@ describe('POST /v1/webhooks/{id}/test, deliveries and redeliver', () => {
     expect(next.deliveries.map((d: { id: string }) => d.id)).toEqual([ids[0]]);
     expect(next).not.toHaveProperty('nextCursor');
     for (const limit of ['0', '101', 'x']) expect((await me.call(`/v1/webhooks/${endpoint.id}/deliveries?limit=${limit}`)).status).toBe(400);
-    // Not base64, an id of 36 hyphens, a date PostgreSQL cannot hold, a date written another way.
-    const cursors = ['not-a-cursor', `2026-01-01T00:00:00.000Z|${'-'.repeat(36)}`, `-271821-04-20T00:00:00.000Z|${crypto.randomUUID()}`, `2026-01-01|${crypto.randomUUID()}`];
+    // Not base64, an id of 36 hyphens, dates PostgreSQL cannot hold (it has no year 0), a date written another way.
+    const cursors = [
+      'not-a-cursor', `2026-01-01T00:00:00.000Z|${'-'.repeat(36)}`, `-271821-04-20T00:00:00.000Z|${crypto.randomUUID()}`,
+      `0000-01-01T00:00:00.000Z|${crypto.randomUUID()}`, `2026-01-01|${crypto.randomUUID()}`,
+    ];
     for (const cursor of cursors) {
       const forged = await me.call(`/v1/webhooks/${endpoint.id}/deliveries?cursor=${Buffer.from(cursor).toString('base64url')}`);
       expect(forged.status).toBe(400);
