@@ -14,6 +14,7 @@ import { linkRoutes } from './links/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { deliveryRoutes } from './delivery/routes.ts';
 import { renderRoutes, renderVideoRoutes } from './renders/routes.ts';
+import { formTooLarge } from './renders/form.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limit/fixed-window.ts';
 
 /** Routes whose bodies are not JSON (multipart uploads). */
@@ -32,10 +33,10 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
       errorResponse(c, 405, { error: `${c.req.method} is not allowed here; use ${allowed.join(', ')}.`, code: 'method_not_allowed' }, { Allow: allowed.join(', ') }),
   }));
   // The key and the rate limit first: a caller without a key gets its 401 (or 429) before a byte of
-  // its body is read, and only authorised callers get as far as the body limits (and their 413).
+  // its body is read, and only authorised callers get as far as the body limits.
   app.use(guard(deps, limiter));
   app.use(limitBody(deps.config.http.bodyLimitBytes, { except: NON_JSON_BODIES }));
-  app.use('/v1/renders', limitBody(deps.config.render.bodyLimitBytes));
+  app.use('/v1/renders', limitBody(deps.config.render.bodyLimitBytes, { refusal: formTooLarge }));
   app.use('/v1/*', requireJsonBody({ except: NON_JSON_BODIES }));
   app.use('/production-links/*', requireJsonBody());
 

@@ -6,15 +6,19 @@ import type { GatewayEnv } from '../env.ts';
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
- * Oversized bodies are refused before they are read to the end; `except` routes set their own
- * limit. Only methods whose bodies routes read are checked: looking at a body makes the Node
+ * Oversized bodies are refused before they are read to the end (413, unless a route words its
+ * own `refusal`); `except` routes set their own limit. Only methods whose bodies routes read are checked: looking at a body makes the Node
  * adapter build a full Request, which a GET should not pay for.
  */
-export function limitBody(maxBytes: number, options: { except?: (path: string) => boolean } = {}) {
+export function limitBody(
+  maxBytes: number,
+  options: { except?: (path: string) => boolean; refusal?: (maxBytes: number) => ApiError } = {},
+) {
+  const refusal = options.refusal ?? (() => new ApiError(413, `The body is larger than ${maxBytes} bytes.`, 'payload_too_large'));
   const limit = bodyLimit({
     maxSize: maxBytes,
     onError: () => {
-      throw new ApiError(413, `The body is larger than ${maxBytes} bytes.`, 'payload_too_large');
+      throw refusal(maxBytes);
     },
   });
   return createMiddleware<GatewayEnv>((c, next) => (WITH_BODY.has(c.req.method) && !options.except?.(c.req.path) ? limit(c, next) : next()));

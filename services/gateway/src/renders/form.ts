@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
-import { CreateRenderForm, MAX_RENDER_IMAGE_BYTES, MAX_RENDER_IMAGES, NUL_REFUSED, type ErrorBody } from '@vp/contracts';
+import { ApiError, CreateRenderForm, MAX_RENDER_IMAGE_BYTES, MAX_RENDER_IMAGES, NUL_REFUSED, type ErrorBody } from '@vp/contracts';
+import { formatBytes } from '@vp/net';
 import { normalizeColor } from '@vp/render/checks';
 import { validationIssues } from '../http/errors.ts';
 import { checkImage, type ImageType } from './images.ts';
@@ -9,6 +10,13 @@ type Issues = NonNullable<ErrorBody['issues']>;
 
 /** The form's text fields (`images` are files). */
 const TEXT_FIELDS = new Set(Object.keys(CreateRenderForm.shape).filter((name) => name !== 'images'));
+
+/**
+ * A form past the route's body limit holds too many images or too large ones: a bad part of the
+ * form, answered like the others (400 with `issues`), though the parts cannot be told apart unread.
+ */
+export const formTooLarge = (maxBytes: number) =>
+  ApiError.invalid('images', `The form is larger than ${formatBytes(maxBytes)}: send 1 to ${MAX_RENDER_IMAGES} images of at most ${formatBytes(MAX_RENDER_IMAGE_BYTES)} each.`);
 
 /**
  * Reads and checks the multipart body of POST /v1/renders against `CreateRenderForm`, then each

@@ -37,8 +37,7 @@ const routes = {
     responses: {
       200: json(RenderResponse, 'Finished (`done` with `videoUrl`, or `failed` with `error`)'),
       202: json(RenderResponse, 'Still rendering (`queued` or `rendering`, with `progress`); read it with GET /v1/renders/{id}'),
-      400: error('The form is not valid; `issues` lists every bad part (no images, more than 10, a file that is not a PNG, JPEG or WebP image, one that is damaged or cut short, one over 10 MB or 60 million pixels, an unknown value, an accent that is not a CSS colour, a text field sent as a file or twice, a body that is not multipart/form-data).'),
-      413: error('The body is larger than the limit (`payload_too_large`).'),
+      400: error('The form is not valid; `issues` lists every bad part (no images, more than 10, a file that is not a PNG, JPEG or WebP image, one that is damaged or cut short, one over 10 MB or 60 million pixels, an unknown value, an accent that is not a CSS colour, a text field sent as a file or twice, a body that is not multipart/form-data, a form over 110 MB).'),
       503: {
         ...error(`Renders cannot be started right now (Temporal cannot be reached); try again after \`Retry-After\` seconds (${UNAVAILABLE_RETRY_AFTER_SECONDS}).`),
         headers: z.object({ 'Retry-After': z.string().meta({ description: 'Seconds to wait.' }) }),
