@@ -3,7 +3,7 @@ import { z } from 'zod';
 export const ERROR_CODES = [
   'not_api_key', 'credits', 'api_key_scope', 'api_key_missing_scope', 'forbidden', 'revoked', 'not_found',
   'stage', 'stale', 'revisions', 'endpoint_disabled', 'wrong_server', 'limit', 'expired', 'rate_limited', 'cap',
-  'disabled', 'unauthorized', 'invalid_request', 'payload_too_large', 'unsupported_media_type',
+  'disabled', 'payload_too_large', 'unsupported_media_type',
   'method_not_allowed', 'internal', 'range_not_satisfiable',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -52,6 +52,6 @@ export class ApiError extends Error {
 
   /** A field refused by a check its schema cannot make (a url's addresses, a cursor): a 400 with `issues`, as the schemas' own. */
   static invalid(path: string, message: string): ApiError {
-    return new ApiError(400, message, 'invalid_request', {}, [{ path, message }]);
+    return new ApiError(400, message, undefined, {}, [{ path, message }]);
   }
 }

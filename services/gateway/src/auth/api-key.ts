@@ -27,4 +27,5 @@ export async function authenticate(db: Db, header: string | undefined, count?: C
   };
 }
 
-const unauthorized = (message: string) => new ApiError(401, message, 'unauthorized');
+/** The spec's 401 carries no code. */
+const unauthorized = (message: string) => new ApiError(401, message);

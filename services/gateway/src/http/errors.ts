@@ -20,7 +20,7 @@ export function validationHook(result: { success: boolean; error?: unknown; targ
   if (result.success) return undefined;
   const issues = validationIssues(result.error as ZodError);
   const where = result.target === 'json' ? 'body' : result.target;
-  return errorResponse(c, 400, { error: `Invalid request ${where}: ${issues?.[0]?.path || '(root)'}: ${issues?.[0]?.message}`, code: 'invalid_request', issues });
+  return errorResponse(c, 400, { error: `Invalid request ${where}: ${issues?.[0]?.path || '(root)'}: ${issues?.[0]?.message}`, issues });
 }
 
 /** Known failures keep their status and code; anything else is a 500 without its stack, logged with the request id. */
@@ -31,9 +31,10 @@ export const onError: ErrorHandler<GatewayEnv> = (error, c) => {
   }
   if (error instanceof HTTPException) {
     const status = error.status as ContentfulStatusCode;
-    const code = status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : status < 500 ? 'invalid_request' : 'internal';
+    // A 400 carries no code, as the spec's table says; the statuses it does not list have ours.
+    const code = status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : status >= 500 ? 'internal' : undefined;
     const message = status === 400 && /JSON/i.test(error.message) ? 'The body is not valid JSON.' : error.message || 'Invalid request.';
-    return errorResponse(c, status, { error: message, code });
+    return errorResponse(c, status, { error: message, ...(code ? { code } : {}) });
   }
   c.var.log.error({ err: error }, 'unhandled error');
   return errorResponse(c, 500, { error: `Something went wrong on our side. Request id: ${c.var.requestId}.`, code: 'internal' });

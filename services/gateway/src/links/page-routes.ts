@@ -69,9 +69,9 @@ function withHeadersOf(c: Context, error: ApiError) {
 function toAction(action: PageAction, comment: string, reason: string): service.LinkAction {
   if (action === 'greenlight') return { kind: 'greenlight' };
   if (action === 'comment') {
-    if (!LinkCommentBody.safeParse({ comment }).success) throw new ApiError(400, 'Write a comment of 1 to 4000 characters.', 'invalid_request');
+    if (!LinkCommentBody.safeParse({ comment }).success) throw new ApiError(400, 'Write a comment of 1 to 4000 characters.');
     return { kind: 'comment', comment };
   }
-  if (!LinkDeclineBody.safeParse({ reason }).success) throw new ApiError(400, 'A reason can be at most 1000 characters.', 'invalid_request');
+  if (!LinkDeclineBody.safeParse({ reason }).success) throw new ApiError(400, 'A reason can be at most 1000 characters.');
   return { kind: 'decline', ...(reason ? { reason } : {}) };
 }

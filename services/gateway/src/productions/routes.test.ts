@@ -208,7 +208,7 @@ describe('GET /v1/productions and /v1/productions/{id}', () => {
     const forged = await me.call('/v1/productions?cursor=bm90LWEtY3Vyc29y');
     expect(forged.status).toBe(400);
     expect(await json(forged)).toEqual({
-      error: 'The cursor is not one this list gave.', code: 'invalid_request', issues: [{ path: 'cursor', message: 'The cursor is not one this list gave.' }],
+      error: 'The cursor is not one this list gave.', issues: [{ path: 'cursor', message: 'The cursor is not one this list gave.' }],
     });
 
     const declined = await json(await me.call('/v1/productions?stage=declined'));

@@ -62,7 +62,7 @@ export function renderRoutes<E extends Env>(deps: RenderRouteDeps<E>) {
     const read = await readRenderRequest(c);
     if (!read.ok) {
       const [first] = read.issues;
-      return errorResponse(c, 400, { error: `Invalid render request: ${first?.path ? `${first.path}: ` : ''}${first?.message}`, code: 'invalid_request', issues: read.issues });
+      return errorResponse(c, 400, { error: `Invalid render request: ${first?.path ? `${first.path}: ` : ''}${first?.message}`, issues: read.issues });
     }
     const { accountId } = deps.caller(c);
     const started = await startRender(deps, accountId, read.request);

@@ -173,7 +173,7 @@ describe('webhook endpoint URLs (SSRF), without the development switch', () => {
     const res = await me.call('/v1/webhooks', { json: { url } });
     expect(res.status).toBe(400);
     const body = await json(res);
-    expect(body).toMatchObject({ code: 'invalid_request', error: expect.stringMatching(/https|public/) });
+    expect(body).toEqual({ error: expect.stringMatching(/https|public/), issues: expect.any(Array) });
     expect(body.issues).toEqual([{ path: 'url', message: body.error }]);
   });
 
@@ -183,7 +183,7 @@ describe('webhook endpoint URLs (SSRF), without the development switch', () => {
     const res = await me.call(`/v1/webhooks/${row.id}`, { method: 'PATCH', json: { url: 'https://10.1.1.1/hook' } });
     expect(res.status).toBe(400);
     expect(await json(res)).toEqual({
-      error: expect.stringContaining('public'), code: 'invalid_request', issues: [{ path: 'url', message: expect.stringContaining('10.1.1.1') }],
+      error: expect.stringContaining('public'), issues: [{ path: 'url', message: expect.stringContaining('10.1.1.1') }],
     });
   });
 
@@ -343,7 +343,7 @@ describe('POST /v1/webhooks/{id}/test, deliveries and redeliver', () => {
       const forged = await me.call(`/v1/webhooks/${endpoint.id}/deliveries?cursor=${Buffer.from(cursor).toString('base64url')}`);
       expect(forged.status).toBe(400);
       expect(await json(forged)).toEqual({
-        error: 'The cursor is not one this list gave.', code: 'invalid_request',
+        error: 'The cursor is not one this list gave.',
         issues: [{ path: 'cursor', message: 'The cursor is not one this list gave.' }],
       });
     }
