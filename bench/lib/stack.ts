@@ -7,7 +7,8 @@ import { databaseUrl, freePort, startEmbeddedPostgres, startTemporalDevServer } 
 
 /**
  * A throw-away PostgreSQL (migrated) and Temporal dev server for one benchmark run,
- * the same embedded servers `pnpm dev` and the tests use.
+ * the same embedded servers `pnpm dev` and the tests use; or, with BENCH_TEMPORAL_ADDRESS, a
+ * Temporal server of the caller's (namespace `default`), to measure a deployment's own.
  */
 export async function startBenchStack() {
   const dir = await mkdtemp(join(tmpdir(), 'vp-bench-'));
@@ -18,7 +19,8 @@ export async function startBenchStack() {
   await client.end();
   const dbUrl = databaseUrl(postgres.url, 'bench');
   await migrate(dbUrl);
-  const temporal = await startTemporalDevServer({ port: await freePort() });
+  const external = process.env.BENCH_TEMPORAL_ADDRESS;
+  const temporal = external ? { address: external, stop: async () => {} } : await startTemporalDevServer({ port: await freePort() });
   return {
     /** A scratch folder for the run (DATA_DIR), removed with the stack. */
     dir,
