@@ -1,3 +1,4 @@
+import MarkdownIt from 'markdown-it';
 import type { Pitch } from '@vp/contracts';
 import type { ActionLinks } from './urls.ts';
 
@@ -11,11 +12,30 @@ export type PitchEmailInput = {
   expiresAt: Date;
 };
 
+/**
+ * The pitch's markdown as e-mail HTML. Its text comes from the brief, so raw HTML is escaped,
+ * and links and images are not made: the only links in the message are ours, and nothing loads.
+ */
+const markdown = new MarkdownIt({ html: false, linkify: false }).disable(['link', 'image', 'autolink']);
+/** Headings sized for a message, inline, since mail clients drop stylesheets. */
+const HEADING: Record<string, string> = { h1: 'font-size:22px;line-height:1.3;margin:0 0 8px', h2: 'font-size:18px;margin:24px 0 8px' };
+markdown.renderer.rules.heading_open = (tokens, i, options, _env, self) => {
+  const style = HEADING[tokens[i]!.tag];
+  if (style) tokens[i]!.attrSet('style', style);
+  return self.renderToken(tokens, i, options);
+};
+
+const FONT = "font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif";
+const BUTTON = 'display:inline-block;margin:0 8px 8px 0;padding:10px 16px;border-radius:8px;font-weight:600;text-decoration:none';
+const PRIMARY = `${BUTTON};background:#4f46e5;color:#ffffff;border:1px solid #4f46e5`;
+const SECONDARY = `${BUTTON};background:#ffffff;color:#16181d;border:1px solid #c9ccd4`;
+
 /** The e-mail that brings a pitch to an owner or editor, with login-free links to answer it. */
 export function pitchEmail(input: PitchEmailInput): { subject: string; text: string; html: string } {
   const { pitch, links } = input;
   const subject = `Pitch ready: ${pitch.title}`;
   const expires = input.expiresAt.toISOString().slice(0, 16).replace('T', ' ');
+  const validity = `These links work without signing in until ${expires} UTC, and only for pitch version ${pitch.version}.`;
   const text = [
     `A pitch is ready in ${input.workspaceName} for “${input.intent}”.`,
     '',
@@ -23,21 +43,22 @@ export function pitchEmail(input: PitchEmailInput): { subject: string; text: str
     `Send comments:  ${links.comment}`,
     `Decline it:     ${links.decline}`,
     '',
-    `These links work without signing in until ${expires} UTC, and only for pitch version ${pitch.version}.`,
+    validity,
     `The production: ${input.pageUrl}`,
     '',
     '---',
     '',
     input.pitchMarkdown,
   ].join('\n');
-  const button = (href: string, label: string) => `<a href="${escapeHtml(href)}" style="margin-right:16px">${label}</a>`;
+  const button = (href: string, label: string, style: string) => `<a href="${escapeHtml(href)}" style="${style}">${escapeHtml(label)}</a>`;
   const html = [
+    `<div style="${FONT};max-width:640px;margin:0 auto;padding:16px;color:#16181d;font-size:16px;line-height:1.5">`,
     `<p>A pitch is ready in <b>${escapeHtml(input.workspaceName)}</b> for “${escapeHtml(input.intent)}”.</p>`,
-    `<h2>${escapeHtml(pitch.title)}</h2>`,
-    `<p>${escapeHtml(pitch.summary)}</p>`,
-    `<p>${button(links.greenlight, `Greenlight (${pitch.estimatedCredits} credits)`)}${button(links.comment, 'Send comments')}${button(links.decline, 'Decline')}</p>`,
-    `<p style="color:#666">These links work without signing in until ${expires} UTC, and only for pitch version ${pitch.version}. <a href="${escapeHtml(input.pageUrl)}">Open the production</a>.</p>`,
-    `<pre style="white-space:pre-wrap">${escapeHtml(input.pitchMarkdown)}</pre>`,
+    `<p>${button(links.greenlight, `Greenlight for ${pitch.estimatedCredits} credits`, PRIMARY)}${button(links.comment, 'Send comments', SECONDARY)}${button(links.decline, 'Decline', SECONDARY)}</p>`,
+    `<p style="color:#5b6170;font-size:14px">${escapeHtml(validity)} <a href="${escapeHtml(input.pageUrl)}" style="color:#4f46e5">Open the production</a>.</p>`,
+    '<hr style="border:0;border-top:1px solid #e3e5ea;margin:24px 0">',
+    markdown.render(input.pitchMarkdown),
+    '</div>',
   ].join('\n');
   return { subject, text, html };
 }
