@@ -7,14 +7,15 @@ const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
  * Oversized bodies are refused before they are read to the end (413, unless a route words its
- * own `refusal`); `except` routes set their own limit. Only methods whose bodies routes read are checked: looking at a body makes the Node
- * adapter build a full Request, which a GET should not pay for.
+ * own `refusal`); `except` routes set their own limit. Only methods whose bodies routes read
+ * are checked: looking at a body makes the Node adapter build a full Request, which a GET
+ * should not pay for.
  */
 export function limitBody(
   maxBytes: number,
   options: { except?: (path: string) => boolean; refusal?: (maxBytes: number) => ApiError } = {},
 ) {
-  const refusal = options.refusal ?? (() => new ApiError(413, `The body is larger than ${maxBytes} bytes.`, 'payload_too_large'));
+  const refusal = options.refusal ?? ((max: number) => new ApiError(413, `The body is larger than ${max} bytes.`, 'payload_too_large'));
   const limit = bodyLimit({
     maxSize: maxBytes,
     onError: () => {
