@@ -25,6 +25,12 @@ describe('configuration', () => {
     expect(() => loadConfig(values)).not.toThrow();
   });
 
+  it('docker-compose.yml hands its services every setting but the development ones, given or passed on', () => {
+    const named = new Set([...compose.matchAll(/^\s+([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1]));
+    const development = ['ALLOW_PRIVATE_URLS', 'DEV_POSTGRES_PORT', 'DEV_TEMPORAL_PORT', 'DEV_TEMPORAL_UI_PORT', 'HOST', 'TEMPORAL_CLI_PATH'];
+    expect(ENV_NAMES.filter((name) => !named.has(name) && !development.includes(name))).toEqual([]);
+  });
+
   it('refuses the development secrets in production, naming them', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/LINK_SIGNING_SECRET, URL_SIGNING_SECRET, WEBHOOK_SECRET_KEY/);
   });
