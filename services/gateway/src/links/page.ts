@@ -104,7 +104,7 @@ function pitchCard(pitch: Pitch): Markup {
   });
   return html`<section class="card">
   <h2>The pitch</h2>
-  <p>${pitch.summary}</p>
+  ${pitch.summary.split(/\n\s*\n/).map((paragraph) => html`<p>${paragraph}</p>`)}
   <table><thead><tr><th>#</th><th>Shot</th><th>What you see and hear</th></tr></thead><tbody>${shots}</tbody></table>
   ${pitch.music ? html`<p class="muted">Music: ${pitch.music}</p>` : null}
 </section>`;

@@ -329,6 +329,8 @@ describe('the page a link opens (/go/{token})', () => {
     const replaced = await (await you.open(p.emailToken)).text();
     expect(replaced).toContain('pitch version 2');
     expect(replaced).toContain('a newer version replaced it');
+    // The new version's summary answers the comment in a paragraph of its own.
+    expect(replaced).toMatch(/<p>In answer to “Mention the streaming encoder”[^<]*<\/p>\s*<p>/);
     expect(replaced).not.toContain('<form');
 
     const q = await pitchReady(stack, database.db);
