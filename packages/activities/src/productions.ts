@@ -101,6 +101,8 @@ export function createProductionActivities({ db, writer, events }: ProductionAct
         if (error instanceof Refusal) return null;
         throw error;
       });
+      // Auto-greenlight refused: the pitch now waits for a person, who is asked by e-mail.
+      if (refused && mode === 'auto') await events?.emailLinks(productionId, pitchVersion);
       return refused ?? outcome(result!);
     },
 

@@ -16,6 +16,8 @@ export type StepRef = { productionId: string; stepKey: string };
 export type EventPublisher = {
   recorder(type: SubscribableEventType, step: StepRef): (tx: Prisma.TransactionClient, production: ProductionWithPitch) => Promise<void>;
   dispatch(type: SubscribableEventType, step: StepRef): Promise<void>;
+  /** E-mails a pitch version's greenlight links to the workspace's owners and editors, once. */
+  emailLinks(productionId: string, pitchVersion: number): Promise<void>;
 };
 
 export type EventPublisherDeps = {
@@ -34,6 +36,10 @@ export type EventPublisherDeps = {
 
 export function createEventPublisher(deps: EventPublisherDeps): EventPublisher {
   const { settings } = deps;
+  const mailing = deps.mail && settings.linksEnabled;
+  const emailLinks = async (productionId: string, pitchVersion: number) => {
+    if (mailing) await startLinkEmails(deps.client, { productionId, pitchVersion }, deps);
+  };
   return {
     recorder: (type, step) => (tx, production) =>
       recordEvent(tx, { type, production, sourceKey: step.stepKey }, { appUrl: settings.appUrl, enabled: settings.enabled }),
@@ -41,11 +47,17 @@ export function createEventPublisher(deps: EventPublisherDeps): EventPublisher {
     async dispatch(type, step) {
       const deliveries = await pendingDeliveriesOf(deps.db, step.stepKey);
       await Promise.all(deliveries.map((id) => startWebhookDelivery(deps.client, id, { taskQueuePrefix: deps.taskQueuePrefix, ...settings, eager: deps.eagerStart })));
-      if (type === 'production.pitch_ready' && deps.mail && settings.linksEnabled) {
+      if (type === 'production.pitch_ready' && mailing) {
         // The production workflow waits on this step, so the current version is the one it wrote.
-        const { pitchVersion } = await deps.db.production.findUniqueOrThrow({ where: { id: step.productionId }, select: { pitchVersion: true } });
-        if (pitchVersion) await startLinkEmails(deps.client, { productionId: step.productionId, pitchVersion }, deps);
+        const { pitchVersion, greenlightMode } = await deps.db.production.findUniqueOrThrow({
+          where: { id: step.productionId }, select: { pitchVersion: true, greenlightMode: true },
+        });
+        // In auto mode nobody is asked to answer: only a refused auto-greenlight leaves the pitch
+        // to a person, and the greenlight step e-mails the links then.
+        if (pitchVersion && greenlightMode === 'manual') await emailLinks(step.productionId, pitchVersion);
       }
     },
+
+    emailLinks,
   };
 }

@@ -1,9 +1,10 @@
-import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect } from 'vitest';
-import { Brief, type BriefInput, type Stage } from '@vp/contracts';
+import { Brief, workflowIds, type BriefInput, type Stage } from '@vp/contracts';
 import type { Db } from '@vp/db';
 import { balance, grant } from '@vp/ledger';
+import type { Mailer, MailMessage } from '@vp/mail';
 import { createBuiltinWriter, createOpenAiWriter } from '@vp/pitch';
 import { startChatServer } from '@vp/pitch/testing';
 import { createProduction } from '@vp/productions';
@@ -13,8 +14,12 @@ import { cancelUpdate, commentUpdate, declineUpdate, greenlightUpdate, type Acto
 import { productionWorkflowStart } from '@vp/workflows/start';
 import { startTestWorkers } from './testing/test-workers.ts';
 
+/** The link e-mails the workers send. */
+const mail: MailMessage[] = [];
+const mailer: Mailer = { send: async (message) => void mail.push(message) };
+
 const it = test.extend('env', { scope: 'file' }, async ({ database }, { onCleanup }) => {
-  const { config, client, close } = await startTestWorkers(database);
+  const { config, client, close } = await startTestWorkers(database, { mailer });
   onCleanup(close);
   return { config, client, db: database.db };
 });
@@ -179,6 +184,27 @@ describe('the production workflow', () => {
     const row = await env.db.production.findUniqueOrThrow({ where: { id: p.id } });
     expect(row.greenlight).toMatchObject({ mode: 'auto', actor: 'auto', actorName: 'Auto-greenlight' });
     expect(row.creditsCharged).toBe(10);
+  });
+
+  it('auto mode e-mails no greenlight links when it greenlights the pitch itself: nobody is asked to answer', async ({ env }) => {
+    const p = await startProduction(env, { mode: 'auto' });
+    await reachStage(env.db, p.id, 'making');
+    // pitch_ready was published before the greenlight: e-mails started then would be under way by now.
+    await expect(env.client.workflow.getHandle(workflowIds.linkEmails(p.id, 1)).describe()).rejects.toThrow(WorkflowNotFoundError);
+    expect(mail.filter((m) => m.text.includes(p.id))).toEqual([]);
+  });
+
+  it('auto mode whose greenlight the credits do not cover e-mails the links: the pitch waits for a person', async ({ env }) => {
+    // Enough credits to create the production; half of them spent before the pitch lands.
+    const spendHalf = async (productionId: string) => {
+      const { workspace } = await env.db.production.findUniqueOrThrow({ where: { id: productionId }, include: { workspace: true } });
+      await env.db.creditEntry.create({ data: { accountId: workspace.ownerId, kind: 'grant', amount: -5, note: 'spent elsewhere' } });
+    };
+    const p = await startProduction(env, { mode: 'auto', credits: 10, beforeStart: spendHalf });
+    await reachStage(env.db, p.id, 'pitch_ready');
+    const email = await waitFor(() => mail.find((m) => m.text.includes(p.id)), { what: 'the link e-mail' });
+    expect(email).toMatchObject({ to: p.account.email, subject: expect.stringMatching(/^Pitch ready: /) });
+    expect(await stageOf(env.db, p.id)).toBe('pitch_ready');
   });
 
   it('skips a brief with nothing worth a video, charging nothing', async ({ env }) => {
