@@ -1,6 +1,6 @@
 import type { Phase, SubscribableEventType } from '@vp/contracts';
-import type { Db } from '@vp/db';
-import { applyStep, type Step } from '@vp/productions';
+import type { Db, Prisma } from '@vp/db';
+import { applyStep, type Step, type StepWork } from '@vp/productions';
 import type { EventPublisher } from '../publish.ts';
 
 const SYSTEM = { actor: 'system', actorName: 'Video Production Service' };
@@ -18,6 +18,8 @@ const IN_WORDS: Record<Phase, string> = {
  * A production's render phases in its read model, one try at a time: each phase writes the
  * queue status and one `note` (step key per try and phase, so a retried write adds nothing) and
  * publishes `production.progress`; reaching `exporting` moves the production to that stage.
+ * A try the server gave up on may report on in the moment before it hears: once a later try
+ * has reported, its reports are dropped, so the queue status never goes back a try.
  * Writes run in order, off the render's path; `flush` waits for them and reports a failure.
  */
 export function productionProgress(
@@ -31,9 +33,21 @@ export function productionProgress(
   let writes = Promise.resolve();
   let failure: unknown = null;
 
-  async function announce(type: SubscribableEventType, step: Step) {
-    const result = await applyStep(db, events ? { ...step, after: events.recorder(type, step) } : step);
-    if (result.applied) await events?.dispatch(type, step);
+  async function announce(type: SubscribableEventType, step: Step, work: StepWork) {
+    const result = await applyStep(db, events ? { ...step, after: events.recorder(type, step) } : step, work).catch((error: unknown) => {
+      if (error instanceof Superseded) return null;
+      throw error;
+    });
+    if (result?.applied) await events?.dispatch(type, step);
+  }
+
+  /** Refuses the write once a later try of this render has reported (the production's row is locked). */
+  async function stillCurrent(tx: Prisma.TransactionClient) {
+    const laterTries = Array.from({ length: Math.max(0, input.maxAttempts - attempt) }, (_, i) => `${productionId}:render:${attempt + 1 + i}:%`);
+    if (!laterTries.length) return;
+    const reported = await tx.$queryRaw<unknown[]>`
+      SELECT 1 FROM production_events WHERE production_id = ${productionId}::uuid AND step_key LIKE ANY(${laterTries}::text[]) LIMIT 1`;
+    if (reported.length) throw new Superseded();
   }
 
   async function record(phase: Phase) {
@@ -49,7 +63,7 @@ export function productionProgress(
       productionId, stepKey: `${productionId}:render:${attempt}:${phase}`, from: ['making', 'exporting'],
       event: { kind: 'note', ...SYSTEM, payload: { phase } },
       update: { queue: { phase, startedAt, retrying, lastProgress: words } },
-    });
+    }, stillCurrent);
   }
 
   return {
@@ -64,3 +78,6 @@ export function productionProgress(
     },
   };
 }
+
+/** A report from a try that a later try has replaced. */
+class Superseded extends Error {}
