@@ -1,5 +1,6 @@
 import type { Phase } from '@vp/contracts';
 import { RenderError } from '@vp/render';
+import { describeDuration } from '@vp/webhooks';
 
 /** A render that reported nothing for too long: a hung tool (ffmpeg, espeak-ng), perhaps the machine. Worth another try. */
 export class RenderStalledError extends RenderError {}
@@ -14,7 +15,7 @@ export function stallWatchdog(stallMs: number) {
   let phase: Phase | null = null;
   const timer = setTimeout(() => {
     const where = phase ? ` while ${phase}` : '';
-    controller.abort(new RenderStalledError(`The render stopped making progress${where}: nothing moved for ${inWords(stallMs)}.`));
+    controller.abort(new RenderStalledError(`The render stopped making progress${where}: nothing moved for ${describeDuration(stallMs)}.`));
   }, stallMs);
   return {
     signal: controller.signal,
@@ -26,9 +27,4 @@ export function stallWatchdog(stallMs: number) {
     },
     stop: () => clearTimeout(timer),
   };
-}
-
-function inWords(ms: number): string {
-  const [amount, unit] = ms >= 60_000 ? [Math.round(ms / 60_000), 'minute'] : [Math.round(ms / 1000), 'second'];
-  return `${amount} ${unit}${amount === 1 ? '' : 's'}`;
 }
