@@ -1,6 +1,8 @@
 import { Writable } from 'node:stream';
+import { Client, Connection } from '@temporalio/client';
 import pino from 'pino';
-import { createBlobStore } from '@vp/blobs';
+import { onTestFinished } from 'vitest';
+import { createBlobStore, type BlobStore } from '@vp/blobs';
 import type { Config } from '@vp/config';
 import type { Db } from '@vp/db';
 import { connectTemporal, testConfig } from '@vp/testing';
@@ -49,6 +51,19 @@ export async function createTestStack(
       await gateway.close();
     },
   };
+}
+
+/** The app of a test gateway over another Temporal client: one nobody answers for, or one whose namespace does not exist. */
+export function appOverTemporal(gateway: { config: Config; blobs: BlobStore }, db: Db, temporal: Client) {
+  return createApp({ config: gateway.config, db, temporal: () => temporal, log: pino({ level: 'silent' }), blobs: gateway.blobs });
+}
+
+/** A Temporal client nobody answers for, closed when the test ends. */
+export function unreachableTemporal(): Client {
+  // Nothing listens at port 1; without the client's retries a call fails at once rather than after its backoff.
+  const connection = Connection.lazy({ address: '127.0.0.1:1', interceptors: [] });
+  onTestFinished(() => connection.close());
+  return new Client({ connection });
 }
 
 /** Builds request options for `app.request()` with an API key and an optional JSON body. */

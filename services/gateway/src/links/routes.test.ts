@@ -1,6 +1,5 @@
-import { Client, Connection } from '@temporalio/client';
-import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, onTestFinished } from 'vitest';
+import { Client } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { createAccount, setMember } from '@vp/accounts';
 import { GreenlightLinkView, LINK_LIFETIME_MS } from '@vp/contracts';
 import type { Db } from '@vp/db';
@@ -9,9 +8,8 @@ import { mintLinkToken, readLinkToken } from '@vp/links';
 import type { Mailer, MailMessage } from '@vp/mail';
 import { seedAccount, test, waitFor } from '@vp/testing';
 import { startReceiver, type Receiver } from '@vp/webhooks/testing';
-import { createApp } from '../app.ts';
 import { escapeHtml } from '../http/html.ts';
-import { createTestGateway, createTestStack, json, withKey } from '../test-app.ts';
+import { appOverTemporal, createTestGateway, createTestStack, json, unreachableTemporal, withKey } from '../test-app.ts';
 
 const mail: MailMessage[] = [];
 const mailer: Mailer = { send: async (message) => void mail.push(message) };
@@ -393,17 +391,13 @@ describe('the page a link opens (/go/{token})', () => {
 describe('when Temporal cannot be reached', () => {
   it('acting answers 503 with Retry-After and no code (`disabled` is for links switched off), the page likewise; nothing is charged', async ({ stack, database }) => {
     const p = await pitchReady(stack, database.db);
-    // Nothing listens at port 1; without the client's retries the call fails at once rather than after its backoff.
-    const connection = Connection.lazy({ address: '127.0.0.1:1', interceptors: [] });
-    onTestFinished(() => connection.close());
     const clients = {
-      unreachable: new Client({ connection }),
+      unreachable: unreachableTemporal(),
       // As the webhook routes' test: a namespace that does not exist.
       'no namespace': new Client({ connection: stack.temporal.client.connection, namespace: `no-such-namespace-${crypto.randomUUID()}` }),
     };
     for (const [name, temporal] of Object.entries(clients)) {
-      const app = createApp({ config: stack.config, db: database.db, temporal: () => temporal, log: pino({ level: 'silent' }), blobs: stack.blobs });
-      const you = visitor({ app });
+      const you = visitor({ app: appOverTemporal(stack, database.db, temporal) });
       const res = await you.post(p.emailToken, 'greenlight');
       expect(res.status, name).toBe(503);
       expect(res.headers.get('retry-after'), name).toBe('10');

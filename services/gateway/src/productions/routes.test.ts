@@ -1,12 +1,9 @@
-import { Client, Connection } from '@temporalio/client';
-import pino from 'pino';
-import { describe, expect, onTestFinished } from 'vitest';
+import { describe, expect } from 'vitest';
 import { createWorkspace, setMember } from '@vp/accounts';
 import { Production, type BriefInput, type Stage } from '@vp/contracts';
 import { balance } from '@vp/ledger';
 import { seedAccount, test, waitFor } from '@vp/testing';
-import { createApp } from '../app.ts';
-import { createTestGateway, createTestStack, json, withKey } from '../test-app.ts';
+import { appOverTemporal, createTestGateway, createTestStack, json, unreachableTemporal, withKey } from '../test-app.ts';
 
 const it = test.extend('stack', { scope: 'file' }, async ({ database }, { onCleanup }) => {
   const stack = await createTestStack(database);
@@ -38,19 +35,10 @@ async function caller(stack: Stack, db: Parameters<typeof seedAccount>[0], credi
   return { ...seeded, call, create, read, reach };
 }
 
-/** The gateway of `stack` with a Temporal nobody answers for. */
-function withTemporalUnreachable(stack: Stack, db: Parameters<typeof seedAccount>[0]) {
-  // Nothing listens at port 1; without the client's retries the call fails at once rather than after its backoff.
-  const connection = Connection.lazy({ address: '127.0.0.1:1', interceptors: [] });
-  onTestFinished(() => connection.close());
-  const temporal = new Client({ connection });
-  return createApp({ config: stack.config, db, temporal: () => temporal, log: pino({ level: 'silent' }), blobs: stack.blobs });
-}
-
 describe('POST /v1/productions', () => {
   it('answers 503 disabled with Retry-After when its workflow cannot be started, and creates nothing', async ({ stack, database }) => {
     const me = await caller(stack, database.db);
-    const app = withTemporalUnreachable(stack, database.db);
+    const app = appOverTemporal(stack, database.db, unreachableTemporal());
     const res = await app.request('/v1/productions', withKey(me.apiKey, { json: { brief: BRIEF, externalId: 'deploy-9c1e' } }));
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('10');
@@ -354,7 +342,7 @@ describe('greenlight, comments, decline and cancel', () => {
     const me = await caller(stack, database.db);
     const { production } = await json(await me.create());
     await me.reach(production.id, 'pitch_ready');
-    const app = withTemporalUnreachable(stack, database.db);
+    const app = appOverTemporal(stack, database.db, unreachableTemporal());
     for (const [action, body] of [['greenlight', { pitchVersion: 1 }], ['comments', { comment: 'Shorter' }], ['decline', {}], ['cancel', {}]] as const) {
       const res = await app.request(`/v1/productions/${production.id}/${action}`, withKey(me.apiKey, { json: body }));
       expect(res.status, action).toBe(503);

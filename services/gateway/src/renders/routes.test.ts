@@ -7,14 +7,12 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { serve } from '@hono/node-server';
 import { Client } from '@temporalio/client';
-import pino from 'pino';
 import { beforeAll, describe, expect } from 'vitest';
 import { Render, type Scope } from '@vp/contracts';
 import { signedRenderVideoUrl } from '@vp/projects';
 import { seedAccount, test, waitFor } from '@vp/testing';
 import { makeImage, probe } from '../testing/media.ts';
-import { createApp } from '../app.ts';
-import { createTestGateway, createTestStack, json, withKey } from '../test-app.ts';
+import { appOverTemporal, createTestGateway, createTestStack, json, withKey } from '../test-app.ts';
 
 type Stack = Awaited<ReturnType<typeof createTestStack>>;
 
@@ -225,7 +223,7 @@ describe('a render whose workflow could not be started', () => {
   it('answers 503, and reads as failed with no project (none was made)', async ({ stack, database }) => {
     // The gateway over a Temporal namespace that does not exist: every workflow start is refused.
     const refusing = new Client({ connection: stack.temporal.client.connection, namespace: 'no-such-namespace' });
-    const app = createApp({ config: stack.config, db: database.db, temporal: () => refusing, log: pino({ level: 'silent' }), blobs: stack.blobs });
+    const app = appOverTemporal(stack, database.db, refusing);
     const me = await caller(stack, database.db);
     const res = await app.request('/v1/renders', { method: 'POST', body: form([image(png), ['resolution', '480p']]), headers: { authorization: `Bearer ${me.apiKey}` } });
     expect(res.status).toBe(503);

@@ -1,5 +1,4 @@
 import { Client } from '@temporalio/client';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { createAccount, createApiKey, createWorkspace, setMember } from '@vp/accounts';
 import { WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret, WebhookEventPayload } from '@vp/contracts';
@@ -8,8 +7,7 @@ import { seedAccount, test, waitFor } from '@vp/testing';
 import { verifyWebhook } from '@vp/webhook-verify';
 import { createEndpoint, createSecretBox } from '@vp/webhooks';
 import { startReceiver, type Answer, type Receiver } from '@vp/webhooks/testing';
-import { createApp } from '../app.ts';
-import { createTestGateway, createTestStack, json, withKey } from '../test-app.ts';
+import { appOverTemporal, createTestGateway, createTestStack, json, withKey } from '../test-app.ts';
 
 let receiver: Receiver;
 const answers = new Map<string, () => Answer>();
@@ -48,7 +46,7 @@ const unqueued = test.extend('cannotQueue', { scope: 'file' }, async ({ database
   const gateway = await createTestGateway(database, { env: { ALLOW_PRIVATE_URLS: 'true' } });
   onCleanup(gateway.close);
   const temporal = new Client({ connection: gateway.temporal.client.connection, namespace: `no-such-namespace-${crypto.randomUUID()}` });
-  return { app: createApp({ config: gateway.config, db: database.db, temporal: () => temporal, log: pino({ level: 'silent' }), blobs: gateway.blobs }) };
+  return { app: appOverTemporal(gateway, database.db, temporal) };
 });
 
 let hooks = 0;
