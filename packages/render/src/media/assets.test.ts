@@ -136,6 +136,12 @@ describe('loadAssets', () => {
     expect(video.details).toBeTruthy();
   });
 
+  it('refuses an animated GIF or a video larger than 8K before decoding it: a few kilobytes can ask for a gigabyte a frame', async () => {
+    const error = await failure(withMedia('image', '/huge-screen.gif'));
+    expect(error.message).toBe(`The image 'Dashboard' (${server.url('/huge-screen.gif')}) is too large to use: 16000 × 16000 pixels`);
+    expect(error.transient).toBe(false);
+  });
+
   it('refuses a private address unless development allows it', async () => {
     const error = await failure(withMedia('image', '/dashboard.png'), { fetchMedia: publicMediaFetcher() });
     expect(error.message).toBe(`The image 'Dashboard' (${server.url('/dashboard.png')}) could not be downloaded: 127.0.0.1 is a loopback address, which is not a public address`);

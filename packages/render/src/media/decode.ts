@@ -4,7 +4,7 @@ import { RenderError, type MediaError } from '../errors.ts';
 import { probe, type ProbeStream } from '../probe.ts';
 import { run } from '../process.ts';
 import { mediaFailure, type MediaSubject } from './fetch-media.ts';
-import { imageDimensions, MAX_PICTURE_PIXELS, type SniffedType } from './sniff.ts';
+import { imageDimensions, MAX_PICTURE_PIXELS, MAX_VIDEO_PIXELS, type SniffedType } from './sniff.ts';
 
 export interface VideoFile {
   file: string;
@@ -72,6 +72,8 @@ export async function checkVideo(body: Buffer, file: string, subject: MediaSubje
   const info = await probe(file, signal).catch((error: unknown) => { throw undecodable(error); });
   const stream = info.streams.find((s) => s.codec_type === 'video' && s.width && s.height);
   if (!stream?.width || !stream.height) throw failure(subject, 'has no picture: it is not a video that can be played');
+  // Every picture is decoded at this size: a few kilobytes of GIF can ask for a gigabyte a frame.
+  if (stream.width * stream.height > MAX_VIDEO_PIXELS) throw failure(subject, `is too large to use: ${stream.width} × ${stream.height} pixels`);
   // ffmpeg may exit 0 having decoded nothing from a damaged file: ask for one tiny picture and count its bytes.
   const picture = await run('ffmpeg', ['-v', 'error', '-i', file, '-map', `0:${stream.index}`, '-frames:v', '1',
     '-vf', 'scale=16:16', '-pix_fmt', 'gray', '-f', 'rawvideo', 'pipe:1'], { signal, failure: 'The video could not be decoded' })

@@ -55,6 +55,8 @@ function isoMediaType(bytes: Buffer): SniffedType {
 
 /** Beyond this a picture costs more memory to decode than a render may spend. */
 export const MAX_PICTURE_PIXELS = 60_000_000;
+/** A video or an animated GIF is decoded picture after picture: 8K UHD, the most a camera records. */
+export const MAX_VIDEO_PIXELS = 7680 * 4320;
 
 /** Width and height from the header, read before decoding so a huge picture is refused cheaply. */
 export function imageDimensions(bytes: Buffer, type: SniffedType): { width: number; height: number } | null {

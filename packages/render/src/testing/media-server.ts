@@ -51,6 +51,14 @@ function gif(animated: boolean): Promise<Buffer> {
   return encode('testsrc2=size=320x200:rate=10', animated ? ['-t', '1'] : ['-frames:v', '1'], 'gif');
 }
 
+/** The same GIF claiming a larger screen: its decoder sets out a canvas of that size for every frame. */
+function withScreen(gif: Buffer, width: number, height: number): Buffer {
+  const claimed = Buffer.from(gif);
+  claimed.writeUInt16LE(width, 6);
+  claimed.writeUInt16LE(height, 8);
+  return claimed;
+}
+
 /** A logo as icon sets ship them: a 24 × 24 SVG. */
 const ICON_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24">'
   + '<circle cx="12" cy="12" r="10" fill="#ff5a36"/><path d="M7 12l3 3 7-7" stroke="#fff" stroke-width="2" fill="none"/></svg>';
@@ -95,7 +103,7 @@ function turnedUpright(mp4: Buffer): Buffer {
 /**
  * A local HTTP server with good and bad media for tests: pictures in every accepted type,
  * a short video (also as a phone's portrait clip), a phone's HDR clip, logos, and a 404, an
- * HTML page, an iPhone photo (HEIC), an animated GIF, damaged files, a redirect, a busy server
+ * HTML page, an iPhone photo (HEIC), an animated GIF (also one claiming a 16000 × 16000 screen), damaged files, a redirect, a busy server
  * (503, 429) and a slow one.
  */
 export async function startMediaServer(): Promise<{ url: (path: string) => string; close: () => Promise<void>; requests: string[] }> {
@@ -107,13 +115,15 @@ export async function startMediaServer(): Promise<{ url: (path: string) => strin
   lctx.arc(120, 120, 110, 0, Math.PI * 2);
   lctx.fill();
   const clip = await sampleClip();
+  const animation = await gif(true);
   const routes: Record<string, Route> = {
     '/dashboard.png': { type: 'image/png', body: png(1600, 1000, 210) },
     '/chart.jpg': { type: 'image/jpeg', body: samplePicture(1200, 900, 30).toBuffer('image/jpeg', 85) },
     '/phone.webp': { type: 'image/webp', body: samplePicture(700, 1400, 280).toBuffer('image/webp', 85) },
     '/photo.avif': { type: 'image/avif', body: await avifPicture() },
     '/still.gif': { type: 'image/gif', body: await gif(false) },
-    '/demo.gif': { type: 'image/gif', body: await gif(true) },
+    '/demo.gif': { type: 'image/gif', body: animation },
+    '/huge-screen.gif': { type: 'image/gif', body: withScreen(animation, 16_000, 16_000) },
     '/photo.heic': { type: 'application/octet-stream', body: HEIC_HEAD },
     '/logo.png': { type: 'image/png', body: logo.toBuffer('image/png') },
     '/icon.svg': { type: 'image/svg+xml', body: Buffer.from(ICON_SVG) },
