@@ -27,17 +27,22 @@ function failure(subject: MediaSubject, reason: string, details: string | null =
  * it is drawn from its vectors and stays sharp at any size.
  */
 export async function decodeImage(body: Buffer, type: SniffedType, subject: MediaSubject, box: { width: number; height: number }): Promise<Canvas> {
+  const damaged = 'could not be decoded: the file is damaged or not a picture';
+  const tooLarge = ({ width, height }: { width: number; height: number }) => {
+    if (width * height > MAX_PICTURE_PIXELS) throw failure(subject, `is too large to use: ${width} × ${height} pixels`);
+  };
+  // A bitmap's size is read from its header before it is decoded; an SVG is drawn from its vectors at the size shown.
   const declared = imageDimensions(body, type);
-  if (declared && declared.width * declared.height > MAX_PICTURE_PIXELS) {
-    throw failure(subject, `is too large to use: ${declared.width} × ${declared.height} pixels`);
-  }
+  if (declared) tooLarge(declared);
+  else if (type !== 'svg') throw failure(subject, damaged);
   let image: Awaited<ReturnType<typeof loadImage>>;
   try {
     image = await loadImage(body);
   } catch (error) {
-    throw failure(subject, 'could not be decoded: the file is damaged or not a picture', String(error), error);
+    throw failure(subject, damaged, String(error), error);
   }
   if (!image.width || !image.height) throw failure(subject, 'could not be decoded: it has no size');
+  if (type !== 'svg') tooLarge(image);
   const fit = Math.min(box.width / image.width, box.height / image.height);
   const scale = type === 'svg' ? fit : Math.min(1, fit);
   const canvas = createCanvas(Math.max(1, Math.round(image.width * scale)), Math.max(1, Math.round(image.height * scale)));

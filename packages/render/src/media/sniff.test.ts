@@ -34,12 +34,50 @@ describe('sniff', () => {
     expect(svg(`<!--${'<!-- '.repeat(4000)}`)).toBeNull();
   });
 
-  it('reads an AVIF picture\'s size from its ispe property', () => {
-    const ispe = Buffer.alloc(20);
-    ispe.writeUInt32BE(20, 0);
-    ispe.write('ispe', 4, 'latin1');
-    ispe.writeUInt32BE(4032, 12);
-    ispe.writeUInt32BE(3024, 16);
-    expect(imageDimensions(Buffer.concat([isoMedia('avif', ['avif']), ispe]), 'avif')).toEqual({ width: 4032, height: 3024 });
+  it('reads an AVIF picture\'s size from the largest ispe property of its meta box, not from one elsewhere', () => {
+    const ispe = (width: number, height: number) => {
+      const extents = Buffer.alloc(12);
+      extents.writeUInt32BE(width, 4);
+      extents.writeUInt32BE(height, 8);
+      return box('ispe', extents);
+    };
+    const fullBox = (type: string, ...children: Buffer[]) => box(type, Buffer.alloc(4), ...children);
+    // A thumbnail's extents first, then the picture's; a decoy in a free box ahead of them all.
+    const meta = fullBox('meta', fullBox('hdlr', Buffer.from('\0\0\0\0pict', 'latin1')), box('iprp', box('ipco', ispe(320, 240), ispe(9000, 9000))));
+    const ftyp = box('ftyp', Buffer.from('avif\0\0\0\0avifmif1', 'latin1'));
+    const file = Buffer.concat([ftyp, box('free', ispe(64, 64)), meta, box('mdat', Buffer.alloc(32))]);
+    expect(imageDimensions(file, 'avif')).toEqual({ width: 9000, height: 9000 });
+    expect(imageDimensions(Buffer.concat([ftyp, box('free', ispe(64, 64))]), 'avif')).toBeNull();
+  });
+
+  it('reads a JPEG\'s frame header as its decoder does: past fill bytes, never one inside a skipped segment', () => {
+    const segment = (marker: number, contents: Buffer) => {
+      const head = Buffer.from([0xff, marker, 0, 0]);
+      head.writeUInt16BE(contents.length + 2, 2);
+      return Buffer.concat([head, contents]);
+    };
+    const frameHeader = (width: number, height: number) => {
+      const contents = Buffer.from([8, 0, 0, 0, 0, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]);
+      contents.writeUInt16BE(height, 1);
+      contents.writeUInt16BE(width, 3);
+      return segment(0xc0, contents);
+    };
+    const soi = Buffer.from([0xff, 0xd8]);
+    // A camera's EXIF segment holds its thumbnail, a whole JPEG with its own frame header.
+    const exif = segment(0xe1, Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), soi, frameHeader(160, 120)]));
+    const jpeg = (...parts: Buffer[]) => imageDimensions(Buffer.concat([soi, ...parts, Buffer.from([0xff, 0xda])]), 'jpeg');
+    expect(jpeg(exif, frameHeader(30_000, 20_000))).toEqual({ width: 30_000, height: 20_000 });
+    // 0xFF fill bytes may come before any marker.
+    expect(jpeg(Buffer.from([0xff, 0xff]), exif, Buffer.from([0xff]), frameHeader(30_000, 20_000))).toEqual({ width: 30_000, height: 20_000 });
+    expect(jpeg(exif)).toBeNull();
   });
 });
+
+/** An ISO media box: its size, its type, then its contents. */
+function box(type: string, ...contents: Buffer[]): Buffer {
+  const head = Buffer.alloc(8);
+  head.write(type, 4, 'latin1');
+  const whole = Buffer.concat([head, ...contents]);
+  whole.writeUInt32BE(whole.length, 0);
+  return whole;
+}

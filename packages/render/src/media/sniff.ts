@@ -91,22 +91,64 @@ function webpDimensions(bytes: Buffer) {
   return null;
 }
 
-/** The `ispe` (image spatial extents) property: version and flags, then width and height. */
-function avifDimensions(bytes: Buffer) {
-  const box = bytes.indexOf('ispe');
-  return box < 0 ? null : { width: bytes.readUInt32BE(box + 8), height: bytes.readUInt32BE(box + 12) };
+/** The boxes of an ISO media file (MP4's family) between `start` and `end`: type and contents. */
+function* isoBoxes(bytes: Buffer, start: number, end: number): Generator<{ type: string; start: number; end: number }> {
+  for (let at = start; at + 8 <= end;) {
+    let size = bytes.readUInt32BE(at);
+    let header = 8;
+    if (size === 1) [size, header] = [Number(bytes.readBigUInt64BE(at + 8)), 16];
+    else if (size === 0) size = end - at;
+    if (size < header || at + size > end) return;
+    yield { type: bytes.toString('latin1', at + 4, at + 8), start: at + header, end: at + size };
+    at += size;
+  }
 }
 
+/**
+ * The largest `ispe` (image spatial extents) property in `meta/iprp/ipco`: the picture, a grid
+ * of tiles, a thumbnail. The largest is what a decoder may allocate; one found anywhere else in
+ * the file (a `free` box, the coded data) is no size at all.
+ */
+function avifDimensions(bytes: Buffer) {
+  const child = (type: string, parent: { start: number; end: number } | null) => {
+    for (const box of parent ? isoBoxes(bytes, parent.start, parent.end) : []) if (box.type === type) return box;
+    return null;
+  };
+  const meta = child('meta', { start: 0, end: bytes.length });
+  // `meta` is a full box: its version and flags come before its children.
+  const properties = child('ipco', child('iprp', meta && { start: meta.start + 4, end: meta.end }));
+  if (!properties) return null;
+  let largest: { width: number; height: number } | null = null;
+  for (const box of isoBoxes(bytes, properties.start, properties.end)) {
+    if (box.type !== 'ispe' || box.start + 12 > box.end) continue;
+    const size = { width: bytes.readUInt32BE(box.start + 4), height: bytes.readUInt32BE(box.start + 8) };
+    if (!largest || size.width * size.height > largest.width * largest.height) largest = size;
+  }
+  return largest;
+}
+
+/** Markers that stand alone, with no length: TEM, RST0-7, SOI. */
+const STANDALONE = (marker: number) => marker === 0x01 || (marker >= 0xd0 && marker <= 0xd8);
+/** Start-of-frame markers carry the size; 0xc4 (DHT), 0xc8 (JPG) and 0xcc (DAC) do not. */
+const FRAME_HEADER = (marker: number) => marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
+
+/**
+ * The frame header's size, reached as libjpeg reaches it: bytes between segments and 0xFF fill
+ * bytes are skipped, each segment by its length. A parser that stepped differently could be led
+ * to a small frame header hidden inside a segment the decoder skips.
+ */
 function jpegDimensions(bytes: Buffer) {
-  let offset = 2;
-  while (offset + 9 < bytes.length) {
-    if (bytes[offset] !== 0xff) return null;
-    const marker = bytes[offset + 1] as number;
-    // Start-of-frame markers carry the size; 0xc4 (DHT), 0xc8 (JPG) and 0xcc (DAC) do not.
-    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-      return { height: bytes.readUInt16BE(offset + 5), width: bytes.readUInt16BE(offset + 7) };
-    }
-    offset += 2 + bytes.readUInt16BE(offset + 2);
+  let at = 2;
+  while (at < bytes.length) {
+    while (at < bytes.length && bytes[at] !== 0xff) at++;
+    while (at < bytes.length && bytes[at] === 0xff) at++;
+    const marker = bytes[at++];
+    if (marker === undefined) return null;
+    if (marker === 0x00 || STANDALONE(marker)) continue;
+    // The image data (SOS) or its end (EOI) before any frame header: no size to read.
+    if (marker === 0xda || marker === 0xd9) return null;
+    if (FRAME_HEADER(marker)) return { height: bytes.readUInt16BE(at + 3), width: bytes.readUInt16BE(at + 5) };
+    at += bytes.readUInt16BE(at);
   }
   return null;
 }
