@@ -112,6 +112,14 @@ describe('loadAssets', () => {
     expect(final.map((error) => error.transient)).toEqual(final.map(() => false));
   });
 
+  it('takes a file whose server names only its kind (video/x-m4v, image/jpg, an SVG as text/xml): the bytes decide', async () => {
+    const picture = await loadAssets(withMedia('image', '/loosely-typed.jpg', '/xml-typed.svg'), { fetchMedia: local, dir });
+    expect(picture.images.get('image-1')?.width).toBeGreaterThan(0);
+    expect(picture.logo?.width).toBeGreaterThan(0);
+    const video = await loadAssets(withMedia('video', '/clip.m4v'), { fetchMedia: local, dir });
+    expect(video.videos.get('image-1')).toMatchObject({ width: 480, height: 270 });
+  });
+
   it('refuses a page that is not an image, by its content type', async () => {
     const error = await failure(withMedia('image', '/page.html'));
     expect(error.message).toBe(`The image 'Dashboard' (${server.url('/page.html')}) is not a PNG, JPEG, WebP, GIF or AVIF image: the server says it is text/html`);

@@ -39,15 +39,17 @@ export const DEFAULT_MEDIA_LIMITS: Record<MediaRole, MediaLimit> = {
   logo: { maxBytes: 5 * 1024 * 1024, timeoutMs: 15_000 },
 };
 
-const ACCEPTED: Record<MediaRole, { mime: string[]; sniffed: SniffedType[]; words: string }> = {
-  image: {
-    mime: ['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'image/avif'], sniffed: ['png', 'jpeg', 'webp', 'gif', 'avif'],
-    words: 'a PNG, JPEG, WebP, GIF or AVIF image',
-  },
-  video: { mime: ['video/mp4', 'video/webm', 'video/quicktime'], sniffed: ['mp4', 'webm', 'quicktime'], words: 'an MP4, WebM or QuickTime video' },
+/**
+ * What each role takes: the server's type need only name the right kind of file (servers say
+ * `video/x-m4v` for an MP4, `image/jpg` or `image/pjpeg` for a JPEG); the bytes decide the format.
+ */
+const ACCEPTED: Record<MediaRole, { declared: (mime: string) => boolean; sniffed: SniffedType[]; words: string }> = {
+  image: { declared: (mime) => mime.startsWith('image/'), sniffed: ['png', 'jpeg', 'webp', 'gif', 'avif'], words: 'a PNG, JPEG, WebP, GIF or AVIF image' },
+  video: { declared: (mime) => mime.startsWith('video/'), sniffed: ['mp4', 'webm', 'quicktime'], words: 'an MP4, WebM or QuickTime video' },
   logo: {
-    mime: ['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'image/avif', 'image/svg+xml'], sniffed: ['png', 'jpeg', 'webp', 'gif', 'avif', 'svg'],
-    words: 'a PNG, JPEG, WebP, GIF, AVIF or SVG image',
+    // An SVG is XML, and many servers say no more than that.
+    declared: (mime) => mime.startsWith('image/') || mime === 'text/xml' || mime === 'application/xml',
+    sniffed: ['png', 'jpeg', 'webp', 'gif', 'avif', 'svg'], words: 'a PNG, JPEG, WebP, GIF, AVIF or SVG image',
   },
 };
 
@@ -106,7 +108,7 @@ export async function download(
   if (!fetched.body.length) return fail('is empty');
   const accepted = ACCEPTED[role];
   const mime = fetched.contentType?.split(';')[0]?.trim().toLowerCase() ?? null;
-  if (mime && !UNSPECIFIC.has(mime) && !accepted.mime.includes(mime)) {
+  if (mime && !UNSPECIFIC.has(mime) && !accepted.declared(mime)) {
     return fail(`is not ${accepted.words}: the server says it is ${mime}`);
   }
   const type = sniff(fetched.body);

@@ -102,7 +102,7 @@ function turnedUpright(mp4: Buffer): Buffer {
 
 /**
  * A local HTTP server with good and bad media for tests: pictures in every accepted type,
- * a short video (also as a phone's portrait clip), a phone's HDR clip, logos, and a 404, an
+ * a short video (also as a phone's portrait clip), files typed loosely by their server, a phone's HDR clip, logos, and a 404, an
  * HTML page, an iPhone photo (HEIC), an animated GIF (also one claiming a 16000 × 16000 screen), damaged files, a redirect, a busy server
  * (503, 429) and a slow one.
  */
@@ -116,9 +116,11 @@ export async function startMediaServer(): Promise<{ url: (path: string) => strin
   lctx.fill();
   const clip = await sampleClip();
   const animation = await gif(true);
+  const chart = samplePicture(1200, 900, 30).toBuffer('image/jpeg', 85);
   const routes: Record<string, Route> = {
     '/dashboard.png': { type: 'image/png', body: png(1600, 1000, 210) },
-    '/chart.jpg': { type: 'image/jpeg', body: samplePicture(1200, 900, 30).toBuffer('image/jpeg', 85) },
+    '/chart.jpg': { type: 'image/jpeg', body: chart },
+    '/loosely-typed.jpg': { type: 'image/jpg', body: chart },
     '/phone.webp': { type: 'image/webp', body: samplePicture(700, 1400, 280).toBuffer('image/webp', 85) },
     '/photo.avif': { type: 'image/avif', body: await avifPicture() },
     '/still.gif': { type: 'image/gif', body: await gif(false) },
@@ -127,9 +129,11 @@ export async function startMediaServer(): Promise<{ url: (path: string) => strin
     '/photo.heic': { type: 'application/octet-stream', body: HEIC_HEAD },
     '/logo.png': { type: 'image/png', body: logo.toBuffer('image/png') },
     '/icon.svg': { type: 'image/svg+xml', body: Buffer.from(ICON_SVG) },
+    '/xml-typed.svg': { type: 'text/xml', body: Buffer.from(ICON_SVG) },
     '/illustrator.svg': { type: 'image/svg+xml', body: Buffer.from(ILLUSTRATOR_SVG) },
     '/licensed.svg': { type: 'image/svg+xml', body: Buffer.from(LICENSED_SVG) },
     '/clip.mp4': { type: 'video/mp4', body: clip },
+    '/clip.m4v': { type: 'video/x-m4v', body: clip },
     '/portrait-clip.mp4': { type: 'video/mp4', body: turnedUpright(clip) },
     '/hdr-clip.mov': { type: 'video/quicktime', body: await hdrClip() },
     '/untyped.png': { type: 'application/octet-stream', body: png(400, 300, 120) },
