@@ -1,7 +1,14 @@
 import { z } from 'zod';
 
 /** An address on the web: media are fetched from it, apps link to it; `javascript:` and the like are refused. */
-const WebUrl = z.url({ protocol: /^https?$/, error: 'Must be an http or https address.' });
+const WebUrl = z.url({
+  protocol: /^https?$/,
+  // Only for the address's form: a length check keeps its own message.
+  error: (issue) => (issue.code === 'invalid_format' ? 'Must be an http or https address.' : undefined),
+});
+
+/** The longest media or logo address taken: a signed storage URL with its token fits; the project stores it. */
+export const MEDIA_URL_MAX_LENGTH = 4000;
 
 /** Display-only description of where a production came from; the service never calls the provider. */
 export const Origin = z
@@ -19,7 +26,7 @@ export const MediaItem = z
   .object({
     id: z.string().min(1).max(80),
     kind: z.enum(['image', 'video']),
-    url: WebUrl,
+    url: WebUrl.max(MEDIA_URL_MAX_LENGTH),
     name: z.string().min(1).max(200),
     description: z.string().max(500).nullable().default(null),
   })
@@ -66,7 +73,7 @@ export type Format = z.infer<typeof Format>;
 export const Brand = z
   .object({
     name: z.string().max(120).nullable().default(null),
-    logoUrl: WebUrl.nullable().default(null),
+    logoUrl: WebUrl.max(MEDIA_URL_MAX_LENGTH).nullable().default(null),
     primaryColor: z.string().max(32).nullable().default(null),
     backgroundColor: z.string().max(32).nullable().default(null),
     fontFamily: z.string().max(120).nullable().default(null),

@@ -1,4 +1,4 @@
-import { ASPECTS, Brief, type BriefInput } from '@vp/contracts';
+import { ASPECTS, Brief, MEDIA_URL_MAX_LENGTH, type BriefInput } from '@vp/contracts';
 import { createBuiltinWriter, validatePitchFor } from '@vp/pitch';
 import { describe, expect, it } from 'vitest';
 import { CODE_FILE, sampleBrief, samplePitch, shortPitch } from '../testing/fixtures.ts';
@@ -14,6 +14,16 @@ describe('composeProduction', () => {
     const composition = composeProduction({ brief: sampleBrief(url, { aspect }), pitch: shortPitch() });
     expect({ width: composition.width, height: composition.height }).toEqual(ASPECT_SIZES[aspect]);
     expect(Math.min(composition.width, composition.height)).toBe(1080);
+  });
+
+  it('composes every brief the API takes: media and logo addresses as long as it accepts', () => {
+    // A signed storage URL: the address, then a long token.
+    const signed = (length: number) => (path: string) => `${url(path)}?token=`.padEnd(length, 'x');
+    const brief = sampleBrief(signed(MEDIA_URL_MAX_LENGTH));
+    const composition = composeProduction({ brief, pitch: shortPitch() });
+    expect(composition.brand.logoUrl).toHaveLength(MEDIA_URL_MAX_LENGTH);
+    expect(composition.media[0]?.url).toHaveLength(MEDIA_URL_MAX_LENGTH);
+    expect(() => sampleBrief(signed(MEDIA_URL_MAX_LENGTH + 1))).toThrow(/too big/i);
   });
 
   it('lays the shots end to end: the video lasts exactly the pitch', () => {

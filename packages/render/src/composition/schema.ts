@@ -1,3 +1,4 @@
+import { MEDIA_URL_MAX_LENGTH } from '@vp/contracts';
 import { z } from 'zod';
 import { CompositionError } from '../errors.ts';
 
@@ -21,14 +22,14 @@ export const BrandStyle = z.object({
   textColor: Hex,
   /** The family asked for; the renderer falls back to an installed sans-serif when it is missing. */
   fontFamily: z.string().max(120).nullable(),
-  logoUrl: z.string().max(2000).nullable(),
+  logoUrl: z.string().max(MEDIA_URL_MAX_LENGTH).nullable(),
 });
 export type BrandStyle = z.infer<typeof BrandStyle>;
 
 export const MediaAsset = z.object({
   id: Id,
   kind: z.enum(['image', 'video']),
-  url: z.string().min(1).max(4000),
+  url: z.string().min(1).max(MEDIA_URL_MAX_LENGTH),
   name: z.string().min(1).max(200),
 });
 export type MediaAsset = z.infer<typeof MediaAsset>;
