@@ -52,16 +52,23 @@ export async function claimAttempt(
 
 type Response = { status: number | null; body: string | null };
 
+// An outcome is written only onto the attempt it belongs to, while the delivery is pending: a
+// duplicate run of an attempt (a worker cut off from Temporal, a timed-out local activity) may
+// record late, after another run ended the delivery, and an ended delivery never moves again.
+// The endpoint's counters take every attempt made: each was a real request to it.
+
 /** A 2xx: the delivery succeeded; the endpoint's run of failures ends. */
-export async function recordSuccess(db: Db, input: { deliveryId: string; endpointId: string; response: Response; now: Date }): Promise<void> {
+export async function recordSuccess(
+  db: Db, input: { deliveryId: string; attempt: number; endpointId: string; response: Response; now: Date },
+): Promise<void> {
   await sqlPool(db).query(
     `WITH delivered AS (
        UPDATE webhook_deliveries SET status = 'succeeded', delivered_at = $3, next_attempt_at = NULL,
          last_response_status = $4, last_response_body = $5, last_error = NULL
-       WHERE id = $1
+       WHERE id = $1 AND status = 'pending' AND attempts = $6
      )
      UPDATE webhook_endpoints SET consecutive_failures = 0, failing_since = NULL, last_attempt_at = $3, last_success_at = $3 WHERE id = $2`,
-    [input.deliveryId, input.endpointId, input.now, input.response.status, input.response.body],
+    [input.deliveryId, input.endpointId, input.now, input.response.status, input.response.body, input.attempt],
   );
 }
 
@@ -71,23 +78,39 @@ export async function recordSuccess(db: Db, input: { deliveryId: string; endpoin
  */
 export async function recordFailure(
   db: Db,
-  input: { deliveryId: string; endpointId: string; response: Response; error: string; nextAttemptAt: Date | null; now: Date },
+  input: { deliveryId: string; attempt: number; endpointId: string; response: Response; error: string; nextAttemptAt: Date | null; now: Date },
 ): Promise<{ consecutiveFailures: number; failingSince: Date; enabled: boolean }> {
   const { rows } = await sqlPool(db).query<{ consecutiveFailures: number; failingSince: Date; enabled: boolean }>(
     `WITH failed AS (
        UPDATE webhook_deliveries SET status = CASE WHEN $6::timestamptz IS NULL THEN 'exhausted'::webhook_delivery_status ELSE 'pending' END,
          next_attempt_at = $6, last_response_status = $4, last_response_body = $5, last_error = $7
-       WHERE id = $1
+       WHERE id = $1 AND status = 'pending' AND attempts = $8
      )
      UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 1, failing_since = COALESCE(failing_since, $3), last_attempt_at = $3
      WHERE id = $2
      RETURNING consecutive_failures AS "consecutiveFailures", failing_since AS "failingSince", enabled`,
-    [input.deliveryId, input.endpointId, input.now, input.response.status, input.response.body, input.nextAttemptAt, input.error],
+    [input.deliveryId, input.endpointId, input.now, input.response.status, input.response.body, input.nextAttemptAt, input.error, input.attempt],
   );
   return rows[0]!;
 }
 
-/** Switches an endpoint off, saying why (once: a second switch-off keeps the first reason). */
-export async function switchOff(db: Db, endpointId: string, reason: string): Promise<void> {
-  await sqlPool(db).query(`UPDATE webhook_endpoints SET enabled = false, disabled_reason = $2 WHERE id = $1 AND enabled`, [endpointId, reason]);
+/** Ends a pending delivery without another attempt. */
+export async function endDelivery(db: Db, deliveryId: string, reason: string): Promise<void> {
+  await sqlPool(db).query(
+    `UPDATE webhook_deliveries SET status = 'exhausted', next_attempt_at = NULL, last_error = $2 WHERE id = $1 AND status = 'pending'`,
+    [deliveryId, reason],
+  );
+}
+
+/**
+ * Switches an endpoint off, saying why (once: a second switch-off keeps the first reason).
+ * With `failingSince`, only while that run of failures goes on: a success that another
+ * delivery recorded since the run was counted ends the run, and the endpoint stays on.
+ */
+export async function switchOff(db: Db, endpointId: string, reason: string, failingSince?: Date): Promise<void> {
+  await sqlPool(db).query(
+    `UPDATE webhook_endpoints SET enabled = false, disabled_reason = $2, updated_at = now()
+     WHERE id = $1 AND enabled AND ($3::timestamptz IS NULL OR failing_since = $3)`,
+    [endpointId, reason, failingSince ?? null],
+  );
 }

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect, vi } from 'vitest';
 import { ATTEMPT_MARGIN_MS } from '@vp/contracts';
 import { seedAccount, test } from '@vp/testing';
 import { verifyWebhook } from '@vp/webhook-verify';
 import { sqlPool, type Db } from '@vp/db';
 import type { Resolver } from '@vp/net';
 import { attemptDelivery, storedResponseBody, type AttemptDeps } from './attempt.ts';
+import { endDelivery, recordFailure, recordSuccess, switchOff } from './attempt-store.ts';
 import { createPing } from './deliveries.ts';
 import { createEndpoint, deleteEndpoint, rollSecret, updateEndpoint } from './endpoints.ts';
 import { createSecretBox } from './secret.ts';
@@ -110,7 +111,9 @@ describe('a delivery attempt', () => {
     const { endpoint, delivery } = await pingTo(deps.db);
     expect(await attemptDelivery(deps, { deliveryId: delivery.id, attempt: 1, retryInMs: 50 })).toEqual({ done: true });
     expect(await deliveryRow(deps.db, delivery.id)).toMatchObject({ status: 'exhausted', lastResponseStatus: 410, nextAttemptAt: null });
-    expect(await endpointRow(deps.db, endpoint.id)).toMatchObject({ enabled: false, disabledReason: 'The endpoint answered 410 Gone.' });
+    const off = await endpointRow(deps.db, endpoint.id);
+    expect(off).toMatchObject({ enabled: false, disabledReason: 'The endpoint answered 410 Gone.' });
+    expect(off.updatedAt.getTime()).toBeGreaterThan(endpoint.updatedAt.getTime());
   });
 
   it('gives a slow receiver the configured time, then records the timeout', async ({ deps }) => {
@@ -220,7 +223,42 @@ describe('when the outcome of an attempt cannot be recorded (the database fails 
   });
 });
 
+describe('an attempt whose two runs overlap (a worker cut off from Temporal, a local activity past its timeout)', () => {
+  it('records nothing on a delivery the other run has ended: an ended delivery never moves again', async ({ deps }) => {
+    receiver.respondWith(() => ({ status: 503, delayMs: 300 }));
+    const { endpoint, delivery } = await pingTo(deps.db);
+    const first = { deliveryId: delivery.id, attempt: 1, retryInMs: 30_000 };
+    const slow = attemptDelivery(deps, first);
+    await vi.waitFor(() => expect(receiver.received).toHaveLength(1));
+    // While it waits for its answer, the endpoint is switched off and the other run ends the delivery.
+    await updateEndpoint(deps.db, endpoint, { enabled: false });
+    expect(await attemptDelivery(deps, first)).toEqual({ done: true });
+    await slow;
+    expect(await deliveryRow(deps.db, delivery.id)).toMatchObject({
+      status: 'exhausted', nextAttemptAt: null, lastResponseStatus: null, lastError: 'No answer recorded: the endpoint was switched off.',
+    });
+  });
+
+  it('leaves a succeeded delivery succeeded when the other run, finding the endpoint off, ends it', async ({ deps }) => {
+    const { endpoint, delivery } = await pingTo(deps.db);
+    expect(await attemptDelivery(deps, { deliveryId: delivery.id, attempt: 1, retryInMs: 50 })).toEqual({ done: true });
+    await endDelivery(deps.db, delivery.id, 'No answer recorded: the endpoint was switched off.');
+    expect(await deliveryRow(deps.db, delivery.id)).toMatchObject({ status: 'succeeded', lastError: null });
+    expect((await endpointRow(deps.db, endpoint.id)).enabled).toBe(true);
+  });
+});
+
 describe('an endpoint', () => {
+  it('stays on when another delivery\'s success ends the run of failures before the switch-off it reached is made', async ({ deps }) => {
+    const { endpoint, delivery } = await pingTo(deps.db);
+    const response = { status: 503, body: null };
+    const at = new Date(Date.now() - 2 * settings.disableAfterMs);
+    const counters = await recordFailure(deps.db, { deliveryId: delivery.id, attempt: 1, endpointId: endpoint.id, response, error: 'down', nextAttemptAt: null, now: at });
+    await recordSuccess(deps.db, { deliveryId: delivery.id, attempt: 1, endpointId: endpoint.id, response: { status: 200, body: null }, now: new Date() });
+    await switchOff(deps.db, endpoint.id, 'Switched off after 10 failed attempts in a row.', counters.failingSince);
+    expect(await endpointRow(deps.db, endpoint.id)).toMatchObject({ enabled: true, disabledReason: null, consecutiveFailures: 0 });
+  });
+
   it('is switched off at the failure threshold once no attempt has succeeded for the window; a success or re-enabling resets the count', async ({ deps }) => {
     receiver.respondWith(() => ({ status: 500 }));
     const { row: endpoint } = await endpointAt(deps.db);

@@ -1,7 +1,7 @@
 import { ATTEMPT_MARGIN_MS, RESPONSE_BODY_LIMIT_BYTES } from '@vp/contracts';
 import type { Db } from '@vp/db';
 import { FetchError, fetchPublic, type Resolver } from '@vp/net';
-import { claimAttempt, recordFailure, recordSuccess, switchOff, type AttemptEndpoint } from './attempt-store.ts';
+import { claimAttempt, endDelivery, recordFailure, recordSuccess, switchOff, type AttemptEndpoint } from './attempt-store.ts';
 import { signingSecrets } from './endpoints.ts';
 import { deliveryBody } from './payload.ts';
 import { describeDuration, shouldSwitchOff } from './schedule.ts';
@@ -49,21 +49,18 @@ export async function attemptDelivery(deps: AttemptDeps, input: AttemptInput): P
   const at = deps.now?.() ?? new Date();
   const response = { status: outcome.status, body: outcome.body };
   if (outcome.ok) {
-    await recordSuccess(db, { deliveryId: input.deliveryId, endpointId: endpoint.id, response, now: at });
+    await recordSuccess(db, { deliveryId: input.deliveryId, attempt: input.attempt, endpointId: endpoint.id, response, now: at });
     return { done: true };
   }
   const last = input.retryInMs === null || outcome.gone === true;
   const counters = await recordFailure(db, {
-    deliveryId: input.deliveryId, endpointId: endpoint.id, response, error: outcome.error, now: at,
+    deliveryId: input.deliveryId, attempt: input.attempt, endpointId: endpoint.id, response, error: outcome.error, now: at,
     nextAttemptAt: last ? null : new Date(at.getTime() + input.retryInMs!),
   });
-  if (counters.enabled) {
-    const reason = outcome.gone
-      ? outcome.error
-      : shouldSwitchOff(settings, counters, at)
-        ? `Switched off after ${counters.consecutiveFailures} failed attempts in a row and no success for ${describeDuration(settings.disableAfterMs)}.`
-        : null;
-    if (reason) await switchOff(db, endpoint.id, reason);
+  if (counters.enabled && outcome.gone) await switchOff(db, endpoint.id, outcome.error);
+  else if (counters.enabled && shouldSwitchOff(settings, counters, at)) {
+    const reason = `Switched off after ${counters.consecutiveFailures} failed attempts in a row and no success for ${describeDuration(settings.disableAfterMs)}.`;
+    await switchOff(db, endpoint.id, reason, counters.failingSince);
   }
   return { done: last };
 }
@@ -114,16 +111,11 @@ async function notClaimed(db: Db, input: AttemptInput): Promise<AttemptResult> {
   const { endpoint } = row;
   if (endpoint.deletedAt || !endpoint.enabled) {
     const why = `the endpoint was ${endpoint.deletedAt ? 'deleted' : 'switched off'}`;
-    await finish(db, input.deliveryId, row.attempts < input.attempt ? `Not sent: ${why}.` : `No answer recorded: ${why}.`);
+    await endDelivery(db, input.deliveryId, row.attempts < input.attempt ? `Not sent: ${why}.` : `No answer recorded: ${why}.`);
     return { done: true };
   }
   if (row.attempts < input.attempt) throw new Error(`Delivery ${input.deliveryId} is at attempt ${row.attempts}, not ready for ${input.attempt}`);
   throw new Error(`Attempt ${input.attempt} of delivery ${input.deliveryId} is under way or its outcome was not recorded; it is made again once its claim lapses`);
-}
-
-/** Ends a delivery without another attempt. */
-async function finish(db: Db, deliveryId: string, reason: string) {
-  await db.webhookDelivery.update({ where: { id: deliveryId }, data: { status: 'exhausted', nextAttemptAt: null, lastError: reason } });
 }
 
 /**
