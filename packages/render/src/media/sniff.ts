@@ -132,23 +132,47 @@ const STANDALONE = (marker: number) => marker === 0x01 || (marker >= 0xd0 && mar
 /** Start-of-frame markers carry the size; 0xc4 (DHT), 0xc8 (JPG) and 0xcc (DAC) do not. */
 const FRAME_HEADER = (marker: number) => marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
 
+const JPEG_END = Buffer.from([0xff, 0xd9]);
+
 /**
- * The frame header's size, reached as libjpeg reaches it: bytes between segments and 0xFF fill
- * bytes are skipped, each segment by its length. A parser that stepped differently could be led
- * to a small frame header hidden inside a segment the decoder skips.
+ * A JPEG's segments, stepped through as libjpeg steps: bytes between segments and 0xFF fill
+ * bytes are skipped, each segment by its length. `at` is just past the marker. A reader that
+ * stepped differently could be led to a frame header hidden inside a segment the decoder skips.
  */
-function jpegDimensions(bytes: Buffer) {
+function* jpegSegments(bytes: Buffer): Generator<{ marker: number; at: number }> {
   let at = 2;
   while (at < bytes.length) {
     while (at < bytes.length && bytes[at] !== 0xff) at++;
     while (at < bytes.length && bytes[at] === 0xff) at++;
     const marker = bytes[at++];
-    if (marker === undefined) return null;
+    if (marker === undefined) return;
     if (marker === 0x00 || STANDALONE(marker)) continue;
-    // The image data (SOS) or its end (EOI) before any frame header: no size to read.
-    if (marker === 0xda || marker === 0xd9) return null;
-    if (FRAME_HEADER(marker)) return { height: bytes.readUInt16BE(at + 3), width: bytes.readUInt16BE(at + 5) };
+    yield { marker, at };
+    // The image data (SOS) or its end (EOI): no more segments to step through.
+    if (marker === 0xda || marker === 0xd9) return;
     at += bytes.readUInt16BE(at);
   }
+}
+
+/** The frame header's size; null when the image data comes first. */
+function jpegDimensions(bytes: Buffer) {
+  for (const { marker, at } of jpegSegments(bytes)) {
+    if (FRAME_HEADER(marker)) return { height: bytes.readUInt16BE(at + 3), width: bytes.readUInt16BE(at + 5) };
+  }
   return null;
+}
+
+/**
+ * Whether a JPEG reaches its end-of-image marker after its image data begins. One found before
+ * is not the end: a camera's EXIF thumbnail is a whole JPEG of its own, inside a segment.
+ */
+export function jpegIsWhole(bytes: Buffer): boolean {
+  try {
+    for (const { marker, at } of jpegSegments(bytes)) {
+      if (marker === 0xda) return bytes.indexOf(JPEG_END, at) > 0;
+    }
+  } catch {
+    // A segment runs past the end of the file.
+  }
+  return false;
 }

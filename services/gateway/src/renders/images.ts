@@ -1,4 +1,4 @@
-import { imageDimensions, MAX_PICTURE_PIXELS, sniff, type SniffedType } from '@vp/render/checks';
+import { imageDimensions, jpegIsWhole, MAX_PICTURE_PIXELS, sniff, type SniffedType } from '@vp/render/checks';
 
 /** What an upload is, by its bytes (its name and declared type are the client's word only). */
 export type ImageType = { mime: 'image/png' | 'image/jpeg' | 'image/webp'; extension: 'png' | 'jpg' | 'webp' };
@@ -27,11 +27,12 @@ export function checkImage(bytes: Buffer): { ok: true; type: ImageType } | { ok:
   return { ok: true, type };
 }
 
-const EOI = Buffer.from([0xff, 0xd9]);
-
-/** The file reaches its own end: a PNG's IEND chunk, a JPEG's end-of-image marker, a WebP's RIFF length. Bytes after it are ignored, as decoders do. */
+/**
+ * The file reaches its own end: a PNG's IEND chunk, a JPEG's end-of-image marker after its image
+ * data, a WebP's RIFF length. Bytes after it are ignored, as decoders do.
+ */
 function whole(bytes: Buffer, kind: SniffedType): boolean {
   if (kind === 'png') return bytes.lastIndexOf('IEND') > 8;
-  if (kind === 'jpeg') return bytes.lastIndexOf(EOI) > 2;
+  if (kind === 'jpeg') return jpegIsWhole(bytes);
   return bytes.length >= 8 + bytes.readUInt32LE(4);
 }

@@ -31,8 +31,17 @@ let jpeg: Buffer;
 let webp: Buffer;
 /** 8000 × 7800: more pixels than the renderer decodes (60 million), in a 6 MB file. */
 let huge: Buffer;
+/** A camera's photo: an EXIF segment after the start marker holds a thumbnail, a whole JPEG of its own. */
+let photo: Buffer;
 beforeAll(async () => {
-  [png, jpeg, webp, huge] = await Promise.all([makeImage('png'), makeImage('jpg'), makeImage('webp'), makeImage('png', '8000x7800')]);
+  let thumbnail: Buffer;
+  [png, jpeg, webp, huge, thumbnail] = await Promise.all([
+    makeImage('png'), makeImage('jpg'), makeImage('webp'), makeImage('png', '8000x7800'), makeImage('jpg', '160x120'),
+  ]);
+  const exif = Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), thumbnail]);
+  const app1 = Buffer.from([0xff, 0xe1, 0, 0]);
+  app1.writeUInt16BE(exif.length + 2, 2);
+  photo = Buffer.concat([jpeg.subarray(0, 2), app1, exif, jpeg.subarray(2)]);
 });
 
 type Part = [name: string, value: string | Blob, filename?: string];
@@ -100,7 +109,7 @@ describe('POST /v1/renders', () => {
 
   it('with wait=false answers 202 at once; GET follows it to done', async ({ stack, database }) => {
     const me = await caller(stack, database.db);
-    const res = await me.post(form([image(jpeg, 'one.jpg', 'image/jpeg'), image(webp, 'two.webp', 'image/webp'), ['resolution', '480p'], ['wait', 'false']]));
+    const res = await me.post(form([image(photo, 'one.jpg', 'image/jpeg'), image(webp, 'two.webp', 'image/webp'), ['resolution', '480p'], ['wait', 'false']]));
     expect(res.status).toBe(202);
     const { render } = await json(res);
     expect(render).toMatchObject({ status: 'queued', progress: 0, projectId: null, resolution: '480p', error: null });
@@ -160,6 +169,9 @@ describe('POST /v1/renders', () => {
         { path: 'images.0', message: /^'fake.webp' could not be read: the file is damaged or cut short\.$/ },
       ]],
       ['a PNG cut short', form([image(png), image(cutShort, 'half.png')]), {}, [{ path: 'images.1', message: /^'half.png' could not be read: the file is damaged or cut short\.$/ }]],
+      ['a camera photo cut short: its thumbnail ends, the picture does not', form([image(photo.subarray(0, photo.length - 4000), 'photo.jpg', 'image/jpeg')]), {}, [
+        { path: 'images.0', message: /^'photo.jpg' could not be read: the file is damaged or cut short\.$/ },
+      ]],
       ['a PNG with more pixels than the renderer decodes', form([image(huge, 'huge.png')]), {}, [
         { path: 'images.0', message: /^'huge.png' is too large: 8000 × 7800 pixels, more than 60 million\.$/ },
       ]],
