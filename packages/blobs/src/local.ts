@@ -54,5 +54,9 @@ export function localBlobStore(dir: string): BlobStore {
       const stream = createReadStream(path, range ? { start: range.start, end: range.end } : {});
       return Readable.toWeb(stream) as ReadableStream<Uint8Array>;
     },
+
+    async delete(key) {
+      await rm(pathOf(key), { force: true });
+    },
   };
 }

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { assertKey, BlobNotFoundError, contentTypeOf, type BlobStore } from './store.ts';
 
 export type S3Settings = {
@@ -75,6 +75,12 @@ export function s3BlobStore(settings: S3Settings): BlobStore {
     async read(key, range) {
       const body = await object(key, range ? `bytes=${range.start}-${range.end}` : undefined);
       return body.transformToWebStream() as ReadableStream<Uint8Array>;
+    },
+
+    async delete(key) {
+      assertKey(key);
+      // S3 answers a delete of a key it does not have as it answers any other: 204.
+      await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
     },
   };
 }

@@ -51,6 +51,15 @@ function behavesAsABlobStore(open: () => BlobStore) {
     await expect(store.read('exports/none/video.mp4')).rejects.toBeInstanceOf(BlobNotFoundError);
   });
 
+  it('deletes a blob, and takes the delete of one it does not have as done', async () => {
+    const store = open();
+    await store.put('renders/gone/images/1.png', Buffer.from('x'));
+    await store.delete('renders/gone/images/1.png');
+    expect(await store.stat('renders/gone/images/1.png')).toBeNull();
+    await store.delete('renders/gone/images/1.png');
+    await expect(store.delete('../outside')).rejects.toThrow(/Invalid blob key/);
+  });
+
   it('refuses keys that could leave its folder or be read two ways', async () => {
     const store = open();
     for (const key of ['../etc/passwd', '/abs', 'a//b', 'a/../b', '.hidden', 'a b', '']) {

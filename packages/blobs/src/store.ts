@@ -25,6 +25,8 @@ export interface BlobStore {
   stat(key: string): Promise<BlobInfo | null>;
   /** The blob, or the bytes of `range`, as a stream; throws BlobNotFoundError. */
   read(key: string, range?: ByteRange): Promise<ReadableStream<Uint8Array>>;
+  /** Removes the blob; one that is not there is no error. */
+  delete(key: string): Promise<void>;
 }
 
 export class BlobNotFoundError extends Error {
