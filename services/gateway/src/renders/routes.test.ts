@@ -232,7 +232,7 @@ describe('an image the renderer cannot decode', () => {
 });
 
 describe('a render whose workflow could not be started', () => {
-  it('answers 503, and reads as failed with no project (none was made)', async ({ stack, database }) => {
+  it('answers 503, reads as failed with no project (none was made), and keeps none of its images', async ({ stack, database }) => {
     // The gateway over a Temporal namespace that does not exist: every workflow start is refused.
     const refusing = new Client({ connection: stack.temporal.client.connection, namespace: 'no-such-namespace' });
     const app = appOverTemporal(stack, database.db, refusing);
@@ -246,6 +246,9 @@ describe('a render whose workflow could not be started', () => {
     expect(read.status).toBe(200);
     expect((await json(read)).render).toEqual({ id: row.id, status: 'failed', progress: 0, projectId: null, resolution: '480p', error: 'The render could not be started.' });
     expect(await database.db.project.count({ where: { id: row.projectId } })).toBe(0);
+    // Its image is not kept: no render will read it.
+    expect(row.imageKeys).toHaveLength(1);
+    expect(await stack.blobs.stat(row.imageKeys[0]!)).toBeNull();
   });
 });
 

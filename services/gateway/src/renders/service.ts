@@ -10,21 +10,36 @@ import type { RenderRequest } from './form.ts';
 
 export type RenderDeps = { config: Config; db: Db; blobs: BlobStore; temporal: () => Client };
 
-/** Stores the images, records the render and starts its workflow on the render farm. */
+/**
+ * Stores the images, records the render and starts its workflow on the render farm. The images
+ * of a render that does not start are removed: a client retrying through an outage would
+ * otherwise leave up to 100 MB behind at each try, which no render will ever read.
+ */
 export async function startRender(deps: RenderDeps, accountId: string, request: RenderRequest): Promise<RenderRow> {
   const id = randomUUID();
   const imageKeys = request.images.map((image, i) => renderImageKey(id, i + 1, image.extension));
-  await Promise.all(request.images.map((image, i) => deps.blobs.put(imageKeys[i]!, image.bytes, { contentType: image.mime })));
-  const row = await createRender(deps.db, {
-    id, accountId, resolution: request.resolution, background: request.background,
-    appName: request.appName || null, accent: request.accent || null, imageKeys,
-  });
+  const discardImages = () => Promise.allSettled(imageKeys.map((key) => deps.blobs.delete(key)));
+  // Every write settles before any is undone, so none lands after its delete.
+  const stored = await Promise.allSettled(request.images.map((image, i) => deps.blobs.put(imageKeys[i]!, image.bytes, { contentType: image.mime })));
+  let row: RenderRow;
+  try {
+    const failed = stored.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+    row = await createRender(deps.db, {
+      id, accountId, resolution: request.resolution, background: request.background,
+      appName: request.appName || null, accent: request.accent || null, imageKeys,
+    });
+  } catch (error) {
+    await discardImages();
+    throw error;
+  }
   try {
     await deps.temporal().workflow.start('renderWorkflow', renderWorkflowStart(id, {
       taskQueuePrefix: deps.config.temporal.taskQueuePrefix, heartbeatTimeoutMs: deps.config.render.heartbeatTimeoutMs,
     }));
   } catch {
     await failRender(deps.db, id, 'The render could not be started.');
+    await discardImages();
     throw ApiError.unavailable('Renders cannot be started right now; try again shortly.');
   }
   return row;
