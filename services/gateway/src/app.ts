@@ -9,7 +9,7 @@ import { errorResponse, notFound, onError, validationHook } from './http/errors.
 import { requestContext } from './http/request-context.ts';
 import { publishOpenApi } from './openapi.ts';
 import { productionRoutes } from './productions/routes.ts';
-import { linkPageRoutes } from './links/page-routes.ts';
+import { linkPageRefusals, linkPageRoutes } from './links/page-routes.ts';
 import { linkRoutes } from './links/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { deliveryRoutes } from './delivery/routes.ts';
@@ -32,6 +32,7 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
     onMethodNotAllowed: (c, allowed) =>
       errorResponse(c, 405, { error: `${c.req.method} is not allowed here; use ${allowed.join(', ')}.`, code: 'method_not_allowed' }, { Allow: allowed.join(', ') }),
   }));
+  app.use('/go/*', linkPageRefusals);
   // The key and the rate limit first: a caller without a key gets its 401 (or 429) before a byte of
   // its body is read, and only authorised callers get as far as the body limits.
   app.use(guard(deps, limiter));

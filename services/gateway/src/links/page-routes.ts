@@ -1,8 +1,9 @@
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError, LinkCommentBody, LinkDeclineBody } from '@vp/contracts';
 import type { GatewayEnv } from '../env.ts';
-import { linkPage, PAGE_ACTIONS, unusableLinkPage, type PageAction } from './page.ts';
+import { linkPage, PAGE_ACTIONS, refusedPage, unusableLinkPage, type PageAction } from './page.ts';
 import * as service from './service.ts';
 
 const pageAction = (value: string | undefined): PageAction | null => PAGE_ACTIONS.find((action) => action === value) ?? null;
@@ -35,6 +36,12 @@ export function linkPageRoutes(deps: service.LinkDeps) {
     action: pageAction(c.req.query('action')), done: pageAction(c.req.query('done')), problem: null,
   }));
 
+  // Where a refused form was shown: opened again (from history, a restored tab), it is the page.
+  app.get('/:token/:action', (c) => {
+    const action = pageAction(c.req.param('action'));
+    return c.redirect(`${pageUrl(c.req.param('token'))}${action ? `?action=${action}` : ''}`, 303);
+  });
+
   app.post('/:token/:action', async (c) => {
     const token = c.req.param('token');
     const action = pageAction(c.req.param('action'));
@@ -59,6 +66,21 @@ export function linkPageRoutes(deps: service.LinkDeps) {
 
   return app;
 }
+
+/**
+ * The page's answer to a request refused before it got there (the rate limit, the body limit):
+ * a page for the person at the browser, with the refusal's status and headers, not the API's JSON.
+ */
+export const linkPageRefusals: MiddlewareHandler = async (c, next) => {
+  await next();
+  const error = c.error;
+  if (!(error instanceof ApiError || error instanceof HTTPException)) return;
+  const headers = new Headers(c.res.headers);
+  headers.set('content-type', 'text/html; charset=UTF-8');
+  headers.set('cache-control', 'no-store');
+  headers.delete('content-length');
+  c.res = new Response(refusedPage(error.message), { status: c.res.status, headers });
+};
 
 /** A refusal's own headers (a 429's Retry-After) go out with the page that shows it. */
 function withHeadersOf(c: Context, error: ApiError) {

@@ -12,6 +12,13 @@ const DONE: Record<PageAction, string> = {
   decline: 'Declined. Nothing was charged.',
 };
 
+/** The stages in which that message is still true; past them (a failure, the next version) the stage speaks. */
+const DONE_WHILE: Record<PageAction, GreenlightLinkView['stage'][]> = {
+  greenlight: ['greenlit', 'making', 'exporting'],
+  comment: ['writing_pitch'],
+  decline: ['declined'],
+};
+
 const STAGE: Partial<Record<GreenlightLinkView['stage'], string>> = {
   writing_pitch: 'A new version of the pitch is being written.',
   greenlit: 'The pitch was greenlit; the video is queued.',
@@ -38,20 +45,26 @@ export function linkPage(input: {
   comment?: string;
   reason?: string;
 }): string {
-  const { link, done, problem } = input;
+  const { link, problem } = input;
   const pitch = link.pitch;
+  // `done` comes from the address: a page opened again days later shows where things stand now.
+  const done = input.done && DONE_WHILE[input.done].includes(link.stage) ? input.done : null;
   const notice = problem
     ? html`<p class="card notice problem" role="alert">${problem}</p>`
     : done
       ? html`<p class="card notice" role="status">${DONE[done]}</p>`
       : null;
-  // Where the production stands, unless the notice above already says it.
-  const where = problem || done ? null
-    : link.state === 'expired'
-      ? html`<p class="card notice">This link expired on ${when(link.expiresAt)}. The production's owners can send a new one.</p>`
-      : link.state === 'stale'
-        ? html`<p class="card notice">This pitch was already answered, or a newer version replaced it. ${STAGE[link.stage] ?? ''}</p>`
-        : null;
+  // Where the production stands, unless the notice above already says it; after a refusal (a form
+  // sent twice), only the stage, so the refusal is not read as the whole story.
+  const stage = STAGE[link.stage] ?? '';
+  const where = done ? null
+    : problem
+      ? link.state === 'open' || !stage ? null : html`<p class="card notice">${stage}</p>`
+      : link.state === 'expired'
+        ? html`<p class="card notice">This link expired on ${when(link.expiresAt)}. The production's owners can send a new one.</p>`
+        : link.state === 'stale'
+          ? html`<p class="card notice">This pitch was already answered, or a newer version replaced it. ${stage}</p>`
+          : null;
   return page({
     title: `${pitch?.title ?? link.intent} · Pitch`,
     body: html`<h1>${pitch?.title ?? link.intent}</h1>
@@ -60,7 +73,7 @@ ${notice}${where}
 ${link.state === 'open' ? actions(input) : null}
 ${link.delivery ? html`<p class="card"><a href="${link.delivery.shareUrl}">Watch the video</a></p>` : null}
 ${pitch ? pitchCard(pitch) : null}
-<p class="muted">${link.state === 'expired' ? null : `This link works without signing in until ${when(link.expiresAt)}, for this version of the pitch only.`}</p>`,
+<p class="muted">${link.state === 'open' ? `This link works without signing in until ${when(link.expiresAt)}, for this version of the pitch only.` : null}</p>`,
   });
 }
 
@@ -108,6 +121,11 @@ function pitchCard(pitch: Pitch): Markup {
   <table><thead><tr><th>#</th><th>Shot</th><th>What you see and hear</th></tr></thead><tbody>${shots}</tbody></table>
   ${pitch.music ? html`<p class="muted">Music: ${pitch.music}</p>` : null}
 </section>`;
+}
+
+/** A request refused before the link was read: too many from one address, a body too large. */
+export function refusedPage(message: string): string {
+  return page({ title: 'Please try again', body: html`<h1>Please try again</h1><p class="muted">${message}</p>` });
 }
 
 /** A link that cannot be used at all: not ours, revoked, or links switched off. */

@@ -303,8 +303,22 @@ describe('the page a link opens (/go/{token})', () => {
 
     const again = await you.submit(p.emailToken, 'greenlight');
     expect(again.status).toBe(409);
-    expect(await again.text()).toContain('already answered');
+    // A double click: the refusal, and where the production stands, so it does not read as a failure.
+    const refused = await again.text();
+    expect(refused).toContain('already answered');
+    expect(refused).toMatch(/The pitch was greenlit; the video is queued\.|The video is being made\./);
     expect(await database.db.creditEntry.count({ where: { productionId: p.production.id, kind: 'charge' } })).toBe(1);
+    // The address of a refused form, opened again (from history), is the page.
+    const reopened = await stack.app.request(`/go/${p.emailToken}/greenlight`);
+    expect(reopened.status).toBe(303);
+    expect(reopened.headers.get('location')).toBe(`/go/${p.emailToken}?action=greenlight`);
+  });
+
+  it('says an action went through only while that is where things stand: `done` in the address is not believed past it', async ({ stack, database }) => {
+    const p = await pitchReady(stack, database.db);
+    const page = await (await visitor(stack).open(p.emailToken, '?done=greenlight')).text();
+    expect(page).not.toContain('Greenlit. The credits are charged');
+    expect(page).toContain('name="comment"');
   });
 
   it('comments and declines from its forms; a blank comment or a too long reason shows the page again with the problem and what was typed (400)', async ({ stack, database }) => {
@@ -330,6 +344,7 @@ describe('the page a link opens (/go/{token})', () => {
     // The new version's summary answers the comment in a paragraph of its own.
     expect(replaced).toMatch(/<p>In answer to “Mention the streaming encoder”[^<]*<\/p>\s*<p>/);
     expect(replaced).not.toContain('<form');
+    expect(replaced).not.toContain('for this version of the pitch only');
 
     const q = await pitchReady(stack, database.db);
     expect((await you.submit(q.webhookToken, 'decline')).status).toBe(303);
@@ -384,7 +399,12 @@ describe('the page a link opens (/go/{token})', () => {
     const you = visitor(stack);
     await Promise.all(Array.from({ length: 15 }, () => you.get('garbage')));
     const pages = await Promise.all(Array.from({ length: 16 }, () => you.open('garbage')));
-    expect(pages.filter((r) => r.status === 429)).toHaveLength(1);
+    const limited = pages.filter((r) => r.status === 429);
+    expect(limited).toHaveLength(1);
+    // A page for the person at the browser, not the API's JSON.
+    expect(limited[0]!.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(limited[0]!.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(await limited[0]!.text()).toMatch(/<h1>Please try again<\/h1>[\s\S]*Rate limit of 30 requests a minute reached/);
   });
 });
 
