@@ -10,11 +10,16 @@ import { CompositionError, MediaError, RenderError } from '@vp/render';
  * render failures are retried; their diagnostics go to the worker's log, never into the failure.
  * The details carry `{ attempt }`, the try that failed, so the workflow can say how many there were.
  */
+/** Whether the failure will come again on every try: a medium that cannot be used, a project that does not fit. */
+export function failsEveryTry(error: unknown): boolean {
+  return (error instanceof MediaError && !error.transient) || error instanceof CompositionError;
+}
+
 export function asActivityFailure(error: unknown, attempt = 1): unknown {
   if (error instanceof RenderError && error.details) log.warn('render failed', { error: error.message, details: error.details });
   const details = [{ attempt }];
-  if (error instanceof MediaError) return ApplicationFailure.create({ type: 'MediaError', message: error.message, nonRetryable: !error.transient, details });
-  if (error instanceof CompositionError) return ApplicationFailure.create({ type: error.name, message: error.message, nonRetryable: true, details });
+  if (error instanceof MediaError) return ApplicationFailure.create({ type: 'MediaError', message: error.message, nonRetryable: failsEveryTry(error), details });
+  if (error instanceof CompositionError) return ApplicationFailure.create({ type: error.name, message: error.message, nonRetryable: failsEveryTry(error), details });
   if (error instanceof RenderError) return ApplicationFailure.create({ type: error.name, message: error.message, details });
   return error;
 }

@@ -11,7 +11,7 @@ import { toProduction, withCurrentPitch } from '@vp/productions';
 import { composeImages, composeProduction, type FetchMedia, type Resolution } from '@vp/render';
 import { RENDER_TRIES, type RenderFarmActivities, type RenderFarmSteps } from '@vp/workflows/definitions';
 import type { EventPublisher } from '../publish.ts';
-import { asActivityFailure } from './failures.ts';
+import { asActivityFailure, failsEveryTry } from './failures.ts';
 import { renderHeartbeats } from './heartbeat.ts';
 import { mediaFetcher } from './media.ts';
 import { produceExport } from './produce.ts';
@@ -56,6 +56,8 @@ export function createRenderFarmActivities(deps: RenderFarmDeps): RenderFarmActi
       return await produceExport(deps, {
         exportId: input.exportId, composition: input.composition, fetchMedia: input.fetchMedia,
         signal: Context.current().cancellationSignal, givenUp: tryGivenUp,
+        // Cancelled, a failure that comes again on every try, or the last try: Temporal tries no more.
+        lastTry: (error) => Context.current().cancellationSignal.aborted || failsEveryTry(error) || Context.current().info.attempt >= RENDER_TRIES,
         onPhase: (phase) => {
           beats.report({ phase, overall: 0 });
           input.onPhase?.(phase);

@@ -17,8 +17,10 @@ export type ProduceDeps = {
 
 /**
  * Renders one export of a stored composition in a folder of its own, puts the MP4 and its
- * poster in the blob store and records them. A failed try marks the export failed until the
- * next try starts it again. A render that stops making progress is stopped (`stallWatchdog`).
+ * poster in the blob store and records them. A failure marks the export failed only when no
+ * try follows (`lastTry`; without it, every try is the last): between tries the export is still
+ * being made, so the project page keeps following it and another export of the version waits
+ * its turn. A render that stops making progress is stopped (`stallWatchdog`).
  */
 export async function produceExport(
   deps: ProduceDeps,
@@ -26,6 +28,8 @@ export async function produceExport(
     exportId: string; composition: unknown; fetchMedia: FetchMedia; signal: AbortSignal;
     /** Whether the server gave this try up (its heartbeats stopped): the export is the next try's then. */
     givenUp?: () => boolean;
+    /** Whether no try follows this failure. */
+    lastTry?: (error: unknown) => boolean;
   } & Pick<RenderOptions, 'onPhase' | 'onProgress'>,
 ): Promise<Export> {
   const { db, blobs } = deps;
@@ -52,7 +56,7 @@ export async function produceExport(
   } catch (error) {
     // A try given up while it was frozen or cut off, told so once it is back, must not mark
     // failed the export its successor is rendering.
-    if (input.givenUp?.()) throw error;
+    if (input.givenUp?.() || input.lastTry?.(error) === false) throw error;
     const reason = input.signal.aborted ? 'The render was stopped.' : error instanceof RenderError ? error.message : 'The render failed.';
     await failExport(db, input.exportId, reason).catch(() => {});
     throw error;

@@ -317,7 +317,14 @@ describe('a production whose media host is busy', () => {
   it('fails after the render farm\'s 3 tries when the host stays down, with a readable reason and a full refund', async ({ stack, database }) => {
     const me = await client(stack, database.db);
     const production = await me.greenlitShowing({ id: 'down', name: 'Down screenshot' });
-    const failed = await me.reach(production.id, 'failed', RENDER);
+    // The export's status as the tries go: still being made between them, failed with the last.
+    const statuses: string[] = [];
+    const sampling = setInterval(() => {
+      void database.db.export.findUnique({ where: { id: deliveryExportId(production.id) } }).then((row) => row && statuses.push(row.status));
+    }, 100);
+    const failed = await me.reach(production.id, 'failed', RENDER).finally(() => clearInterval(sampling));
+    expect(statuses).toContain('rendering');
+    expect(statuses.slice(statuses.indexOf('failed')).every((status) => status === 'failed')).toBe(true);
     expect(failed.production.error).toBe(`A media file could not be used: The image 'Down screenshot' (${media.url}/down.png) could not be downloaded: the server answered 503 (after 3 tries)`);
     expect(media.hits('/down.png')).toBe(3);
     expect(await balance(database.db, me.account.id)).toBe(100);
