@@ -118,6 +118,9 @@ export async function productionWorkflow(input: ProductionWorkflowInput): Promis
   setHandler(cancelUpdate, afterSteps<CancelArgs>(canCancel, async ({ reason, ...actor }) => {
     making?.cancel();
     await exclusive(() => steps.cancel({ productionId, reason: reason ?? null, ...actor }), 'cancelled');
+    // The video may have been started while the cancel was recorded (the step that starts it
+    // runs beside this one): it is stopped too.
+    making?.cancel();
   }), { validator: canCancel });
 
   const ended = () => TERMINAL.includes(state.stage);
@@ -161,8 +164,8 @@ export async function productionWorkflow(input: ProductionWorkflowInput): Promis
     if (stage() !== 'greenlit') return;
 
     // ── The video ───────────────────────────────────────────────────────
-    await steps.startMaking({ productionId });
-    if (ended()) return;
+    // Not applied: a cancel recorded first; its handler may not have resumed to say so yet.
+    if (!(await steps.startMaking({ productionId })).applied || ended()) return;
     state.stage = 'making';
     try {
       making = new CancellationScope();

@@ -178,6 +178,23 @@ describe('the production workflow', () => {
     // The workflow has ended: the gateway answers 409 from the read model's terminal stage.
   });
 
+  it('a cancel that arrives with the greenlight ends the production: the video it started is stopped, the charge refunded', async ({ env }) => {
+    for (let round = 0; round < 3; round++) {
+      const p = await startProduction(env);
+      await reachStage(env.db, p.id, 'pitch_ready');
+      // Both at once: the cancel's step runs beside the one that starts the video.
+      await Promise.allSettled([
+        p.handle.executeUpdate(greenlightUpdate, { args: [ME] }),
+        p.handle.executeUpdate(cancelUpdate, { args: [{ ...ME, reason: 'Changed our minds' }] }),
+      ]);
+      // No render worker polls here: a video left running would keep the workflow open.
+      const ended = await Promise.race([p.handle.result(), new Promise((resolve) => setTimeout(resolve, 10_000, 'still running'))]);
+      expect(ended).toBe('cancelled');
+      expect(await stageOf(env.db, p.id)).toBe('cancelled');
+      expect(await balance(env.db, p.account.id)).toBe(100);
+    }
+  });
+
   it('auto mode greenlights as soon as the pitch lands', async ({ env }) => {
     const p = await startProduction(env, { mode: 'auto' });
     await reachStage(env.db, p.id, 'making');
