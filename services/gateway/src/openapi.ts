@@ -12,8 +12,11 @@ and the device-flow routes). A key acts as its account, limited to its scopes: \
 **Workspaces.** Pass \`workspaceId\` to target a workspace other than your personal one. Owners and editors
 may write; viewers read (writes answer 403 \`forbidden\`). A workspace you cannot see answers 404.
 
-**Errors.** Every non-2xx body is \`{ error, code?, issues? }\`; 400s list each problem in \`issues\` as
-\`{ path, message }\`. Every response carries \`X-Request-Id\`.
+**Errors.** Every non-2xx body is \`{ error, code?, issues? }\`; a 400 for a request that does not fit its
+schema lists each problem in \`issues\` as \`{ path, message }\` (a body that is not JSON at all has none).
+Besides the answers each route lists, any route may answer 405 \`method_not_allowed\` (with \`Allow\`), 413
+\`payload_too_large\` (a body over the server's limit, 8 MB by default), 415 \`unsupported_media_type\` (a body
+not sent as JSON) and 500 \`internal\`. Every response carries \`X-Request-Id\`.
 
 **Rate limits.** Fixed one-minute windows: /v1/productions 120 per key, /v1/webhooks 60 per key,
 /v1/renders 30 per key, /v1/keys 60 per IP address, DELETE /v1/keys/current 30 per key, /production-links

@@ -7,7 +7,7 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({ descrip
 const error = (description: string) => json(ErrorBody, description);
 const LinkResponse = json(z.object({ link: GreenlightLinkView }), 'The link and the production it is for');
 const ERRORS = {
-  403: error('The link was sent to someone who can no longer greenlight in the workspace, or to a deleted webhook endpoint (`revoked`).'),
+  403: error('The link was sent to someone who can no longer greenlight in the workspace, or to a deleted webhook endpoint (`revoked`); or an API key was sent, which links do not take (`api_key_scope`).'),
   404: error('Not a link this service sent, or the production no longer exists (`not_found`).'),
   429: error('More than 30 requests a minute from this address (`rate_limited`); see Retry-After.'),
   503: error('Greenlight links are switched off on this server (`disabled`).'),

@@ -90,7 +90,8 @@ const videoRoute = createRoute({
   responses: {
     200: { description: 'The MP4', content: { 'video/mp4': { schema: z.string().meta({ type: 'string', format: 'binary' }) } } },
     206: { description: 'The bytes of the range asked for', content: { 'video/mp4': { schema: z.string().meta({ type: 'string', format: 'binary' }) } } },
-    403: error('The signature does not match (`forbidden`).'),
+    304: { description: 'Not modified: the `If-None-Match` or `If-Modified-Since` sent still holds' },
+    403: error('The signature does not match (`forbidden`); or an API key was sent, which this address does not take (`api_key_scope`).'),
     404: error('No finished render with this id (`not_found`).'),
     410: error('The address has expired (`expired`); read the render again for a new one.'),
     416: error('The range is outside the file (`range_not_satisfiable`); `Content-Range: bytes */<size>`.'),
