@@ -1,4 +1,4 @@
-import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import { taskQueue, workflowIds } from '@vp/contracts';
 import type { LinkEmailsInput, WebhookDeliveryInput } from './webhook-definitions.ts';
 
@@ -45,9 +45,16 @@ async function startOnce(client: Client, workflow: string, workflowId: string, p
  * The schedule that runs the outbox sweep every `intervalMs` on the webhooks task queue: created
  * by the first worker to start, brought to the configured interval by every later one. One per
  * deployment, whatever the number of workers; a sweep still running when the next is due is skipped.
+ * An interval of 0 (no sweep) removes the schedule a deployment had.
  */
 export async function ensureOutboxSweep(client: Client, settings: { taskQueuePrefix: string; intervalMs: number }): Promise<void> {
   const scheduleId = workflowIds.outboxSweep(settings.taskQueuePrefix);
+  if (settings.intervalMs <= 0) {
+    await client.schedule.getHandle(scheduleId).delete().catch((error: unknown) => {
+      if (!(error instanceof ScheduleNotFoundError)) throw error;
+    });
+    return;
+  }
   const schedule = {
     spec: { intervals: [{ every: settings.intervalMs }] },
     action: { type: 'startWorkflow' as const, workflowType: 'webhookOutboxSweepWorkflow', taskQueue: taskQueue('webhooks', settings.taskQueuePrefix), args: [] },

@@ -1,4 +1,4 @@
-import { WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { ScheduleNotFoundError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { createEventPublisher, createProductionActivities } from '@vp/activities';
 import { setMember, createAccount } from '@vp/accounts';
@@ -14,7 +14,7 @@ import { createEndpoint, createPing, createSecretBox, webhookSettings, type Secr
 import { startReceiver, type Answer, type Receiver } from '@vp/webhooks/testing';
 import { greenlightUpdate } from '@vp/workflows/definitions';
 import { productionWorkflowStart } from '@vp/workflows/start';
-import { startWebhookDelivery } from '@vp/workflows/webhook-start';
+import { ensureOutboxSweep, startWebhookDelivery } from '@vp/workflows/webhook-start';
 import { startTestWorkers } from './testing/test-workers.ts';
 
 // Short values for the policy: retries after 200 ms and 400 ms, 500 ms to answer, off after 3 failures.
@@ -140,6 +140,17 @@ describe('publishing (spec: Events)', () => {
     const declined = { endpointId: hook.id, event: { type: 'production.declined' as const } };
     await waitFor(async () => (await env.db.webhookDelivery.findFirstOrThrow({ where: declined })).status === 'succeeded', { what: 'the delivery recorded' });
     expect(await env.db.webhookDelivery.findFirstOrThrow({ where: declined })).toMatchObject({ attempts: 1 });
+  });
+
+  it('keeps one sweep schedule at the configured interval, and removes it when the interval becomes 0 (no sweep)', async ({ env }) => {
+    const settings = { taskQueuePrefix: `sweep-${Date.now()}`, intervalMs: 60_000 };
+    const schedule = env.client.schedule.getHandle(workflowIds.outboxSweep(settings.taskQueuePrefix));
+    await ensureOutboxSweep(env.client, settings);
+    await ensureOutboxSweep(env.client, { ...settings, intervalMs: 30_000 });
+    expect((await schedule.describe()).spec.intervals).toMatchObject([{ every: 30_000 }]);
+    await ensureOutboxSweep(env.client, { ...settings, intervalMs: 0 });
+    await expect(schedule.describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);
+    await ensureOutboxSweep(env.client, { ...settings, intervalMs: 0 });
   });
 
   it('e-mails the pitch to each owner and editor once, with links of their own; viewers get none', async ({ env }) => {

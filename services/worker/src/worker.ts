@@ -51,8 +51,7 @@ export async function createWorkers(deps: WorkerDeps): Promise<Worker[]> {
     }),
     maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivities,
   });
-  const { sweepIntervalMs } = config.webhooks;
-  if (sweepIntervalMs > 0) await ensureOutboxSweep(client, { taskQueuePrefix: config.temporal.taskQueuePrefix, intervalMs: sweepIntervalMs });
+  await ensureOutboxSweep(client, { taskQueuePrefix: config.temporal.taskQueuePrefix, intervalMs: config.webhooks.sweepIntervalMs });
   return [productions, webhooks];
 }
 
