@@ -1,10 +1,11 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailerFromConfig, outboxMailer, smtpMailer } from './index.ts';
+import { SMTP_TIMEOUTS } from './smtp.ts';
 
 type Received = { from: string; to: string[]; raw: string; user: string | undefined };
 let server: SMTPServer;
@@ -57,6 +58,21 @@ describe('mail', () => {
   it('fails loudly when the SMTP server refuses it', async () => {
     const mailer = smtpMailer({ url: `smtp://mailer:wrong@127.0.0.1:${port}`, from: FROM });
     await expect(mailer.send(message)).rejects.toThrow(/Invalid username or password/);
+  });
+
+  it('gives up on a server that accepts the connection and never greets, within its greeting timeout', async () => {
+    const silent = createTcpServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const mailer = smtpMailer({ url: `smtp://127.0.0.1:${(silent.address() as AddressInfo).port}`, from: FROM, timeouts: { ...SMTP_TIMEOUTS, greetingTimeout: 300 } });
+      const started = Date.now();
+      await expect(mailer.send(message)).rejects.toThrow(/greeting/i);
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      silent.close();
+    }
+    // A try of the link e-mails has 2 minutes: a send that hangs at any step ends well inside them.
+    expect(SMTP_TIMEOUTS.connectionTimeout + SMTP_TIMEOUTS.greetingTimeout + SMTP_TIMEOUTS.socketTimeout).toBeLessThan(120_000);
   });
 
   it('is written to the outbox folder in development, one file per message', async () => {

@@ -1,9 +1,16 @@
 import nodemailer from 'nodemailer';
 import type { Mailer, MailMessage } from './mailer.ts';
 
+/**
+ * How long a send waits on the server, in ms: to connect, for its greeting, and for any answer
+ * after that. nodemailer's own (2 minutes, 30 s, 10 minutes) let one send to a server that
+ * accepts and then says nothing outlast the try that made it.
+ */
+export const SMTP_TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000 };
+
 /** Mail through an SMTP server: `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://…:465`. */
-export function smtpMailer(options: { url: string; from: string }): Mailer {
-  const transport = nodemailer.createTransport(options.url, { from: options.from });
+export function smtpMailer(options: { url: string; from: string; timeouts?: typeof SMTP_TIMEOUTS }): Mailer {
+  const transport = nodemailer.createTransport({ url: options.url, ...(options.timeouts ?? SMTP_TIMEOUTS) }, { from: options.from });
   return {
     async send(message) {
       await transport.sendMail(toNodemailer(message, options.from));
