@@ -44,13 +44,15 @@ export async function sendLinkEmails(deps: LinkEmailDeps, input: { productionId:
     const id = `pitch-${input.productionId}-v${input.pitchVersion}-${createHash('sha256').update(email).digest('hex').slice(0, 16)}`;
     try {
       await deps.mailer.send({ id, to: email, ...message });
-      await db.linkEmail.update({ where: { productionId_pitchVersion_email: key }, data: { status: 'sent', sentAt: new Date(), error: null } });
-      sent += 1;
     } catch (error) {
       const reason = (error as Error).message;
       await db.linkEmail.update({ where: { productionId_pitchVersion_email: key }, data: { status: 'failed', error: reason.slice(0, 1000) } });
       failures.push(`${email}: ${reason}`);
+      continue;
     }
+    // Sent. Failing to record it fails the try, but the recipient stays claimed: never sent twice.
+    await db.linkEmail.update({ where: { productionId_pitchVersion_email: key }, data: { status: 'sent', sentAt: new Date(), error: null } });
+    sent += 1;
   }
   // Failed recipients are tried again by the activity's retry; sent ones are not.
   if (failures.length) throw new Error(`Link e-mails failed for ${failures.join('; ')}`);

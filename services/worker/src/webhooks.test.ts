@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { createEventPublisher, createProductionActivities } from '@vp/activities';
 import { setMember, createAccount } from '@vp/accounts';
 import { Brief, taskQueue, WebhookEventPayload, workflowIds, type SubscribableEventType } from '@vp/contracts';
-import type { Db } from '@vp/db';
+import { sqlPool, type Db } from '@vp/db';
 import { readLinkToken } from '@vp/links';
 import type { Mailer, MailMessage } from '@vp/mail';
 import { createBuiltinWriter } from '@vp/pitch';
@@ -175,6 +175,28 @@ describe('publishing (spec: Events)', () => {
     expect(mail.filter((m) => m.text.includes(p.id))).toHaveLength(2);
     expect(await env.db.linkEmail.findMany({ where: { productionId: p.id } })).toEqual(expect.arrayContaining([expect.objectContaining({ status: 'sent' })]));
   });
+
+  it('sends a recipient once even when recording the send fails: the retry finds them claimed, not failed', async ({ env }) => {
+    const { account, workspace } = await seedAccount(env.db, { credits: 100 });
+    const editor = (await createAccount(env.db, { email: `unrecorded-${Date.now()}@example.test` })).account;
+    await setMember(env.db, { workspaceId: workspace.id, accountId: editor.id, role: 'editor' });
+    // The first write that records a send to the editor fails, as it would with the database away for a moment.
+    const name = `fail_sent_${editor.id.replaceAll('-', '')}`;
+    await sqlPool(env.db).query(`
+      CREATE SEQUENCE ${name};
+      CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF nextval('${name}') = 1 THEN RAISE EXCEPTION 'the database is unavailable'; END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER ${name} BEFORE UPDATE ON link_emails FOR EACH ROW
+        WHEN (NEW.email = '${editor.email.toLowerCase()}' AND NEW.status = 'sent') EXECUTE FUNCTION ${name}();`);
+    const p = await production(env, workspace, account.id);
+    await waitFor(() => mail.some((m) => m.to === editor.email && m.text.includes(p.id)), { what: 'the editor\'s e-mail' });
+    // The e-mails' workflow ends once its retry has found nothing left to send.
+    await env.client.workflow.getHandle(workflowIds.linkEmails(p.id, 1)).result();
+    expect(mail.filter((m) => m.text.includes(p.id)).map((m) => m.to).sort()).toEqual([account.email, editor.email].sort());
+  }, 60_000);
 });
 
 describe('the delivery workflow (spec: Receiver answer and retries)', () => {
