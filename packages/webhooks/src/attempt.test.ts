@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, vi } from 'vitest';
 import { ATTEMPT_MARGIN_MS } from '@vp/contracts';
-import { seedAccount, test } from '@vp/testing';
+import { failWrites, seedAccount, test } from '@vp/testing';
 import { verifyWebhook } from '@vp/webhook-verify';
-import { sqlPool, type Db } from '@vp/db';
+import type { Db } from '@vp/db';
 import type { Resolver } from '@vp/net';
 import { attemptDelivery, storedResponseBody, type AttemptDeps } from './attempt.ts';
 import { endDelivery, recordFailure, recordSuccess, switchOff } from './attempt-store.ts';
@@ -180,18 +180,8 @@ describe('a delivery attempt', () => {
 
 describe('when the outcome of an attempt cannot be recorded (the database fails after the send)', () => {
   /** The write that records this delivery's outcome fails once, as it would with the database unavailable. */
-  async function failRecordOnce(db: Db, deliveryId: string) {
-    const name = `fail_record_${deliveryId.replaceAll('-', '')}`;
-    await sqlPool(db).query(`
-      CREATE SEQUENCE ${name};
-      CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF nextval('${name}') = 1 THEN RAISE EXCEPTION 'the database is unavailable'; END IF;
-        RETURN NEW;
-      END $$;
-      CREATE TRIGGER ${name} BEFORE UPDATE ON webhook_deliveries FOR EACH ROW
-        WHEN (NEW.id = '${deliveryId}' AND NEW.status <> OLD.status) EXECUTE FUNCTION ${name}();`);
-  }
+  const failRecordOnce = (db: Db, deliveryId: string) =>
+    failWrites(db, { table: 'webhook_deliveries', on: 'UPDATE', when: `NEW.id = '${deliveryId}' AND NEW.status <> OLD.status` });
   const afterClaimLapses = () => new Date(Date.now() + settings.timeoutMs + ATTEMPT_MARGIN_MS + 1000);
 
   it('the retried last attempt waits for its claim to lapse, then sends the event again and records the 2xx: never exhausted', async ({ deps }) => {

@@ -8,8 +8,7 @@ import type { Mailer, MailMessage } from '@vp/mail';
 import { createBuiltinWriter, createOpenAiWriter } from '@vp/pitch';
 import { startChatServer } from '@vp/pitch/testing';
 import { createProduction } from '@vp/productions';
-import { sqlPool } from '@vp/db';
-import { seedAccount, test, testConfig, waitFor } from '@vp/testing';
+import { failWrites, seedAccount, test, testConfig, waitFor } from '@vp/testing';
 import { cancelUpdate, commentUpdate, declineUpdate, greenlightUpdate, type ActorRef } from '@vp/workflows/definitions';
 import { productionWorkflowStart } from '@vp/workflows/start';
 import { startTestWorkers } from './testing/test-workers.ts';
@@ -247,18 +246,9 @@ describe('the production workflow', () => {
 
   it('a database outage longer than a step\'s first tries delays the pitch; it does not fail the production', { timeout: 90_000 }, async ({ env }) => {
     // Showing the pitch fails five times in a row (~15 s of tries, which used to be all a step had).
-    const failShowingFiveTimes = async (productionId: string) => {
-      const name = `fail_pitch_${productionId.replaceAll('-', '')}`;
-      await sqlPool(env.db).query(`
-        CREATE SEQUENCE ${name};
-        CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-          IF nextval('${name}') <= 5 THEN RAISE EXCEPTION 'the database is unavailable'; END IF;
-          RETURN NEW;
-        END $$;
-        CREATE TRIGGER ${name} BEFORE INSERT ON production_events FOR EACH ROW
-          WHEN (NEW.production_id = '${productionId}' AND NEW.kind = 'pitch') EXECUTE FUNCTION ${name}();`);
-    };
+    const failShowingFiveTimes = (productionId: string) => failWrites(env.db, {
+      table: 'production_events', on: 'INSERT', when: `NEW.production_id = '${productionId}' AND NEW.kind = 'pitch'`, times: 5,
+    });
     const p = await startProduction(env, { beforeStart: failShowingFiveTimes });
     const settled = await waitFor(async () => {
       const stage = await stageOf(env.db, p.id);

@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { createEventPublisher, createProductionActivities } from '@vp/activities';
 import { setMember, createAccount } from '@vp/accounts';
 import { Brief, taskQueue, WebhookEventPayload, workflowIds, type SubscribableEventType } from '@vp/contracts';
-import { sqlPool, type Db } from '@vp/db';
+import type { Db } from '@vp/db';
 import { readLinkToken } from '@vp/links';
 import type { Mailer, MailMessage } from '@vp/mail';
 import { createBuiltinWriter } from '@vp/pitch';
 import { createProduction } from '@vp/productions';
-import { seedAccount, test, testConfig, waitFor } from '@vp/testing';
+import { failWrites, seedAccount, test, testConfig, waitFor } from '@vp/testing';
 import { verifyWebhook } from '@vp/webhook-verify';
 import { createEndpoint, createPing, createSecretBox, webhookSettings, type SecretBox } from '@vp/webhooks';
 import { startReceiver, type Answer, type Receiver } from '@vp/webhooks/testing';
@@ -181,16 +181,7 @@ describe('publishing (spec: Events)', () => {
     const editor = (await createAccount(env.db, { email: `unrecorded-${Date.now()}@example.test` })).account;
     await setMember(env.db, { workspaceId: workspace.id, accountId: editor.id, role: 'editor' });
     // The first write that records a send to the editor fails, as it would with the database away for a moment.
-    const name = `fail_sent_${editor.id.replaceAll('-', '')}`;
-    await sqlPool(env.db).query(`
-      CREATE SEQUENCE ${name};
-      CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF nextval('${name}') = 1 THEN RAISE EXCEPTION 'the database is unavailable'; END IF;
-        RETURN NEW;
-      END $$;
-      CREATE TRIGGER ${name} BEFORE UPDATE ON link_emails FOR EACH ROW
-        WHEN (NEW.email = '${editor.email.toLowerCase()}' AND NEW.status = 'sent') EXECUTE FUNCTION ${name}();`);
+    await failWrites(env.db, { table: 'link_emails', on: 'UPDATE', when: `NEW.email = '${editor.email.toLowerCase()}' AND NEW.status = 'sent'` });
     const p = await production(env, workspace, account.id);
     await waitFor(() => mail.some((m) => m.to === editor.email && m.text.includes(p.id)), { what: 'the editor\'s e-mail' });
     // The e-mails' workflow ends once its retry has found nothing left to send.

@@ -1,0 +1,18 @@
+import { randomBytes } from 'node:crypto';
+import { sqlPool, type Db } from '@vp/db';
+
+/**
+ * Makes the first `times` (1) writes to `table` that match `when` (SQL over NEW and OLD) fail, as
+ * they would with the database unavailable: a trigger that raises, counting with a sequence of its own.
+ */
+export async function failWrites(db: Db, options: { table: string; on: 'INSERT' | 'UPDATE'; when: string; times?: number }): Promise<void> {
+  const name = `fail_writes_${randomBytes(6).toString('hex')}`;
+  await sqlPool(db).query(`
+    CREATE SEQUENCE ${name};
+    CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF nextval('${name}') <= ${options.times ?? 1} THEN RAISE EXCEPTION 'the database is unavailable'; END IF;
+      RETURN NEW;
+    END $$;
+    CREATE TRIGGER ${name} BEFORE ${options.on} ON ${options.table} FOR EACH ROW WHEN (${options.when}) EXECUTE FUNCTION ${name}();`);
+}
