@@ -1,5 +1,5 @@
 import { describe, expect } from 'vitest';
-import { Brief } from '@vp/contracts';
+import { Brief, type Phase } from '@vp/contracts';
 import type { Db } from '@vp/db';
 import { createProduction } from '@vp/productions';
 import { seedAccount, test } from '@vp/testing';
@@ -16,7 +16,7 @@ async function making(db: Db): Promise<string> {
   return production.id;
 }
 
-async function report(db: Db, productionId: string, attempt: number, phase: 'preparing' | 'building') {
+async function report(db: Db, productionId: string, attempt: number, phase: Phase) {
   const progress = productionProgress({ db }, { productionId, attempt, maxAttempts: 3 });
   progress.phase(phase);
   await progress.flush();
@@ -43,5 +43,22 @@ describe('render progress in the read model', () => {
     expect(row.queue).toMatchObject({ phase: 'preparing', retrying: true, lastProgress: expect.stringContaining('(Try 2 of 3.)') });
     const notes = await database.db.productionEvent.findMany({ where: { productionId: id, kind: 'note' }, orderBy: { seq: 'asc' } });
     expect(notes.map((n) => n.stepKey)).toEqual([`${id}:render:1:preparing`, `${id}:render:2:preparing`]);
+  });
+
+  test('the stage follows the try: exporting once it exports, making again when a retry starts over, never moved by a replaced try', async ({ database }) => {
+    const id = await making(database.db);
+    const stage = async () => (await database.db.production.findUniqueOrThrow({ where: { id } })).stage;
+    await report(database.db, id, 1, 'exporting');
+    expect(await stage()).toBe('exporting');
+    // The first try failed while exporting; the second starts over.
+    await report(database.db, id, 2, 'preparing');
+    expect(await stage()).toBe('making');
+    // The first try, given up by the server, reports its export once more before it hears.
+    await report(database.db, id, 1, 'exporting');
+    expect(await stage()).toBe('making');
+    await report(database.db, id, 2, 'exporting');
+    expect(await stage()).toBe('exporting');
+    const moves = await database.db.productionEvent.findMany({ where: { productionId: id, kind: 'stage' }, orderBy: { seq: 'asc' } });
+    expect(moves.map((m) => (m.payload as { stage: string }).stage)).toEqual(['exporting', 'making', 'exporting']);
   });
 });

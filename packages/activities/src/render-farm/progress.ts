@@ -1,6 +1,6 @@
 import type { Phase, SubscribableEventType } from '@vp/contracts';
 import type { Db, Prisma } from '@vp/db';
-import { applyStep, type Step, type StepWork } from '@vp/productions';
+import { applyStep, type Step } from '@vp/productions';
 import type { EventPublisher } from '../publish.ts';
 
 const SYSTEM = { actor: 'system', actorName: 'Video Production Service' };
@@ -17,9 +17,10 @@ const IN_WORDS: Record<Phase, string> = {
 /**
  * A production's render phases in its read model, one try at a time: each phase writes the
  * queue status and one `note` (step key per try and phase, so a retried write adds nothing) and
- * publishes `production.progress`; reaching `exporting` moves the production to that stage.
+ * publishes `production.progress`. The stage follows the try: `exporting` once it exports, and
+ * `making` again when a retry starts over after a try that failed while exporting.
  * A try the server gave up on may report on in the moment before it hears: once a later try
- * has reported, its reports are dropped, so the queue status never goes back a try.
+ * has reported, its reports are dropped, so neither the queue status nor the stage goes back a try.
  * Writes run in order, off the render's path; `flush` waits for them and reports a failure.
  */
 export function productionProgress(
@@ -33,12 +34,14 @@ export function productionProgress(
   let writes = Promise.resolve();
   let failure: unknown = null;
 
-  async function announce(type: SubscribableEventType, step: Step, work: StepWork) {
-    const result = await applyStep(db, events ? { ...step, after: events.recorder(type, step) } : step, work).catch((error: unknown) => {
+  /** A step of this try, unless a later try has reported; an event, when it has a type, sent once it commits. */
+  async function apply(step: Step, type?: SubscribableEventType) {
+    const recorded = type && events ? { ...step, after: events.recorder(type, step) } : step;
+    const result = await applyStep(db, recorded, stillCurrent).catch((error: unknown) => {
       if (error instanceof Superseded) return null;
       throw error;
     });
-    if (result?.applied) await events?.dispatch(type, step);
+    if (type && result?.applied) await events?.dispatch(type, step);
   }
 
   /** Refuses the write once a later try of this render has reported (the production's row is locked). */
@@ -51,19 +54,19 @@ export function productionProgress(
   }
 
   async function record(phase: Phase) {
-    if (phase === 'exporting') {
-      await applyStep(db, {
-        productionId, stepKey: `${productionId}:exporting`, from: ['making'],
-        event: { kind: 'stage', ...SYSTEM, payload: { stage: 'exporting' } },
-        update: { stage: 'exporting' },
-      });
-    }
+    // Only a move is recorded: from making to exporting, or back (a retry's first phase).
+    const stage = phase === 'exporting' ? 'exporting' : 'making';
+    await apply({
+      productionId, stepKey: `${productionId}:${stage}:${attempt}`, from: [stage === 'exporting' ? 'making' : 'exporting'],
+      event: { kind: 'stage', ...SYSTEM, payload: { stage } },
+      update: { stage },
+    });
     const words = retrying ? `${IN_WORDS[phase]} (Try ${attempt} of ${input.maxAttempts}.)` : IN_WORDS[phase];
-    await announce('production.progress', {
+    await apply({
       productionId, stepKey: `${productionId}:render:${attempt}:${phase}`, from: ['making', 'exporting'],
       event: { kind: 'note', ...SYSTEM, payload: { phase } },
       update: { queue: { phase, startedAt, retrying, lastProgress: words } },
-    }, stillCurrent);
+    }, 'production.progress');
   }
 
   return {
