@@ -2,6 +2,11 @@ import { log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { CompositionError, MediaError, RenderError } from '@vp/render';
 
+/** Whether the failure will come again on every try: a medium that cannot be used, a project that does not fit. */
+export function failsEveryTry(error: unknown): boolean {
+  return (error instanceof MediaError && !error.transient) || error instanceof CompositionError;
+}
+
 /**
  * A render's failure as Temporal should see it, with the renderer's readable message only. A
  * medium that cannot be used will not work on a retry: non-retryable `MediaError`; one that may
@@ -10,11 +15,6 @@ import { CompositionError, MediaError, RenderError } from '@vp/render';
  * render failures are retried; their diagnostics go to the worker's log, never into the failure.
  * The details carry `{ attempt }`, the try that failed, so the workflow can say how many there were.
  */
-/** Whether the failure will come again on every try: a medium that cannot be used, a project that does not fit. */
-export function failsEveryTry(error: unknown): boolean {
-  return (error instanceof MediaError && !error.transient) || error instanceof CompositionError;
-}
-
 export function asActivityFailure(error: unknown, attempt = 1): unknown {
   if (error instanceof RenderError && error.details) log.warn('render failed', { error: error.message, details: error.details });
   const details = [{ attempt }];
