@@ -53,14 +53,20 @@ export function productionProgress(
     if (reported.length) throw new Superseded();
   }
 
+  // A retry's first phase may find the stage where the try before it left it (exporting).
+  let startingOver = retrying;
+
   async function record(phase: Phase) {
-    // Only a move is recorded: from making to exporting, or back (a retry's first phase).
-    const stage = phase === 'exporting' ? 'exporting' : 'making';
-    await apply({
-      productionId, stepKey: `${productionId}:${stage}:${attempt}`, from: [stage === 'exporting' ? 'making' : 'exporting'],
-      event: { kind: 'stage', ...SYSTEM, payload: { stage } },
-      update: { stage },
-    });
+    // Only a move is recorded: from making to exporting, or back when a retry starts over.
+    if (phase === 'exporting' || startingOver) {
+      startingOver = false;
+      const stage = phase === 'exporting' ? 'exporting' : 'making';
+      await apply({
+        productionId, stepKey: `${productionId}:${stage}:${attempt}`, from: [stage === 'exporting' ? 'making' : 'exporting'],
+        event: { kind: 'stage', ...SYSTEM, payload: { stage } },
+        update: { stage },
+      });
+    }
     const words = retrying ? `${IN_WORDS[phase]} (Try ${attempt} of ${input.maxAttempts}.)` : IN_WORDS[phase];
     await apply({
       productionId, stepKey: `${productionId}:render:${attempt}:${phase}`, from: ['making', 'exporting'],
