@@ -124,11 +124,11 @@ function pitchCard(pitch: Pitch): Markup {
 }
 
 /** A request refused before the link was read: too many from one address, a body too large. */
-export function refusedPage(message: string): string {
-  return page({ title: 'Please try again', body: html`<h1>Please try again</h1><p class="muted">${message}</p>` });
-}
+export const refusedPage = (message: string) => messagePage('Please try again', message);
 
 /** A link that cannot be used at all: not ours, revoked, or links switched off. */
-export function unusableLinkPage(message: string): string {
-  return page({ title: 'This link cannot be used', body: html`<h1>This link cannot be used</h1><p class="muted">${message}</p>` });
+export const unusableLinkPage = (message: string) => messagePage('This link cannot be used', message);
+
+function messagePage(heading: string, message: string): string {
+  return page({ title: heading, body: html`<h1>${heading}</h1><p class="muted">${message}</p>` });
 }
