@@ -134,6 +134,8 @@ export async function productionWorkflow(input: ProductionWorkflowInput): Promis
       while (!ended()) {
         const version = state.pitchVersion + 1;
         const written = await writer.writePitch({ productionId, version });
+        // A decline or cancel may be recording its step: the pitch is shown after it, if at all.
+        await condition(() => !state.busy);
         if (!written.applied || ended()) return;
         // The workflow moves first, then the read model shows the pitch (see `exclusive`).
         state.pitchVersion = version;

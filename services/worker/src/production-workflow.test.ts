@@ -280,3 +280,33 @@ describe('when the pitch writer cannot write', () => {
     }
   });
 });
+
+describe('when a decline is being recorded as the pitch lands', () => {
+  it('the pitch waits for the decline: it is never shown or e-mailed', { timeout: 60_000 }, async ({ database }) => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    const builtin = createBuiltinWriter();
+    const { config, client, close } = await startTestWorkers(database, {
+      mailer, writer: { write: async (input) => { await held; return builtin.write(input); } },
+    });
+    try {
+      // The decline's step fails four times (~15 s of tries): long enough for the workflow to
+      // hear of the pitch meanwhile (a step holds its workflow task open up to ~8 s).
+      const failFirstDecline = (productionId: string) => failWrites(database.db, {
+        table: 'production_events', on: 'INSERT', when: `NEW.production_id = '${productionId}' AND NEW.kind = 'declined'`, times: 4,
+      });
+      const env = { config, client, db: database.db };
+      const p = await startProduction(env, { beforeStart: failFirstDecline });
+      await reachStage(database.db, p.id, 'writing_pitch');
+      const declined = p.handle.executeUpdate(declineUpdate, { args: [{ ...ME, reason: 'Not this release' }] });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      release();
+      await declined;
+      expect(await p.handle.result()).toBe('declined');
+      expect(await timeline(database.db, p.id)).toEqual([['created', 'queued'], ['stage', 'writing_pitch'], ['declined', 'declined']]);
+      expect(mail.filter((m) => m.text.includes(p.id))).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});
