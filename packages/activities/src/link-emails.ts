@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pitch } from '@vp/contracts';
 import type { Db } from '@vp/db';
 import { linkExpiry, mintActionLinks, pitchEmail } from '@vp/links';
@@ -6,12 +7,21 @@ import type { Mailer } from '@vp/mail';
 import { pitchMarkdown } from '@vp/pitch';
 import { productionPageUrl } from '@vp/productions';
 
-export type LinkEmailDeps = { db: Db; mailer: Mailer; linkSecret: string; appUrl: string; now?: () => Date };
+const RECORD_TRIES = 3;
+const RECORD_RETRY_MS = 1000;
+
+export type LinkEmailDeps = {
+  db: Db; mailer: Mailer; linkSecret: string; appUrl: string; now?: () => Date;
+  /** The activity's try (1, 2, …): a claim made by an earlier try that did not record a send is taken over. */
+  attempt: number;
+};
 
 /**
- * E-mails one pitch version's greenlight links to each owner and editor, once each: a
- * recipient is claimed in `link_emails` before sending, so a retry sends only what failed and
- * never a second copy. Nothing is sent once the pitch was answered.
+ * E-mails one pitch version's greenlight links to each owner and editor: a recipient is
+ * claimed in `link_emails` before sending, so a retry sends only what is not recorded as sent.
+ * A try that died mid-send (a worker killed) left its claim `sending`: the next try sends that
+ * one again, under the same Message-ID, which mail clients show once. Nothing is sent once the
+ * pitch was answered.
  */
 export async function sendLinkEmails(deps: LinkEmailDeps, input: { productionId: string; pitchVersion: number }): Promise<{ sent: number }> {
   const { db } = deps;
@@ -32,7 +42,7 @@ export async function sendLinkEmails(deps: LinkEmailDeps, input: { productionId:
   for (const { account } of production.workspace.memberships) {
     const email = account.email.toLowerCase();
     const key = { productionId: input.productionId, pitchVersion: input.pitchVersion, email };
-    if (!(await claim(db, key))) continue;
+    if (!(await claim(db, key, deps.attempt))) continue;
     const mintedAt = deps.now?.() ?? new Date();
     const links = mintActionLinks({ secret: deps.linkSecret, appUrl: deps.appUrl }, {
       productionId: input.productionId, pitchVersion: input.pitchVersion, recipient: { kind: 'email', email }, mintedAt,
@@ -50,8 +60,7 @@ export async function sendLinkEmails(deps: LinkEmailDeps, input: { productionId:
       failures.push(`${email}: ${reason}`);
       continue;
     }
-    // Sent. Failing to record it fails the try, but the recipient stays claimed: never sent twice.
-    await db.linkEmail.update({ where: { productionId_pitchVersion_email: key }, data: { status: 'sent', sentAt: new Date(), error: null } });
+    await recordSent(db, key);
     sent += 1;
   }
   // Failed recipients are tried again by the activity's retry; sent ones are not.
@@ -59,10 +68,35 @@ export async function sendLinkEmails(deps: LinkEmailDeps, input: { productionId:
   return { sent };
 }
 
-/** Claims a recipient: a new row, or one whose earlier send failed. A row left `sending` (a crash mid-send) is never sent again. */
-async function claim(db: Db, key: { productionId: string; pitchVersion: number; email: string }): Promise<boolean> {
-  const created = await db.linkEmail.createMany({ data: [{ ...key, status: 'sending' }], skipDuplicates: true });
+type Recipient = { productionId: string; pitchVersion: number; email: string };
+
+/**
+ * Claims a recipient for this try: a new row, one whose send failed, or one an earlier try left
+ * `sending`. Temporal starts a try once the one before has ended or timed out, so that claim is
+ * abandoned.
+ */
+async function claim(db: Db, key: Recipient, attempt: number): Promise<boolean> {
+  const created = await db.linkEmail.createMany({ data: [{ ...key, status: 'sending', attempt }], skipDuplicates: true });
   if (created.count) return true;
-  const retried = await db.linkEmail.updateMany({ where: { ...key, status: 'failed' }, data: { status: 'sending' } });
-  return retried.count > 0;
+  const retaken = await db.linkEmail.updateMany({
+    where: { ...key, OR: [{ status: 'failed' }, { status: 'sending', attempt: { lt: attempt } }] },
+    data: { status: 'sending', attempt },
+  });
+  return retaken.count > 0;
+}
+
+/**
+ * Records a send, trying a few times over a database's short stumble: once this try has ended,
+ * an unrecorded send is made again by the next.
+ */
+async function recordSent(db: Db, key: Recipient): Promise<void> {
+  for (let tries = 1; ; tries += 1) {
+    try {
+      await db.linkEmail.update({ where: { productionId_pitchVersion_email: key }, data: { status: 'sent', sentAt: new Date(), error: null } });
+      return;
+    } catch (error) {
+      if (tries === RECORD_TRIES) throw error;
+      await sleep(RECORD_RETRY_MS);
+    }
+  }
 }

@@ -1,3 +1,4 @@
+import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { Db } from '@vp/db';
 import type { Mailer } from '@vp/mail';
@@ -31,7 +32,8 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
     },
     async sendLinkEmails(input) {
       if (!deps.mailer) return { sent: 0 };
-      return sendLinkEmails({ db: deps.db, mailer: deps.mailer, linkSecret: deps.settings.linkSecret, appUrl: deps.settings.appUrl }, input);
+      const { attempt } = Context.current().info;
+      return sendLinkEmails({ db: deps.db, mailer: deps.mailer, linkSecret: deps.settings.linkSecret, appUrl: deps.settings.appUrl, attempt }, input);
     },
   };
 }

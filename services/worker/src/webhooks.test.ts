@@ -1,6 +1,6 @@
 import { ScheduleNotFoundError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { createEventPublisher, createProductionActivities } from '@vp/activities';
+import { createEventPublisher, createProductionActivities, sendLinkEmails, type LinkEmailDeps } from '@vp/activities';
 import { setMember, createAccount } from '@vp/accounts';
 import { Brief, taskQueue, WebhookEventPayload, workflowIds, type SubscribableEventType } from '@vp/contracts';
 import type { Db } from '@vp/db';
@@ -168,15 +168,13 @@ describe('publishing (spec: Events)', () => {
       const link = /https?:\/\/\S+\/go\/(\S+)\?action=greenlight/.exec(message.text)!;
       expect(readLinkToken(env.config.secrets.links, link[1]!)).toMatchObject({ productionId: p.id, pitchVersion: 1, recipient: { kind: 'email', email: message.to } });
     }
-    // Sending again (a retried activity or a second start) sends nothing new.
-    const { createWebhookActivities } = await import('@vp/activities');
-    const again = await createWebhookActivities({ db: env.db, settings: webhookSettings(env.config), mailer, sweep: { client: env.client, taskQueuePrefix: env.config.temporal.taskQueuePrefix, afterMs: 0 } }).sendLinkEmails({ productionId: p.id, pitchVersion: 1 });
-    expect(again).toEqual({ sent: 0 });
+    // Sending again (a retried activity) sends nothing new.
+    expect(await sendLinkEmails(linkEmailDeps(env, mailer, 2), { productionId: p.id, pitchVersion: 1 })).toEqual({ sent: 0 });
     expect(mail.filter((m) => m.text.includes(p.id))).toHaveLength(2);
     expect(await env.db.linkEmail.findMany({ where: { productionId: p.id } })).toEqual(expect.arrayContaining([expect.objectContaining({ status: 'sent' })]));
   });
 
-  it('sends a recipient once even when recording the send fails: the retry finds them claimed, not failed', async ({ env }) => {
+  it('sends a recipient once when recording the send fails for a moment: the record is tried again', async ({ env }) => {
     const { account, workspace } = await seedAccount(env.db, { credits: 100 });
     const editor = (await createAccount(env.db, { email: `unrecorded-${Date.now()}@example.test` })).account;
     await setMember(env.db, { workspaceId: workspace.id, accountId: editor.id, role: 'editor' });
@@ -188,7 +186,33 @@ describe('publishing (spec: Events)', () => {
     await env.client.workflow.getHandle(workflowIds.linkEmails(p.id, 1)).result();
     expect(mail.filter((m) => m.text.includes(p.id)).map((m) => m.to).sort()).toEqual([account.email, editor.email].sort());
   }, 60_000);
+
+  it('e-mails a recipient whose try died mid-send (a worker killed) on the next try, under the same message id', async ({ env }) => {
+    const { account, workspace } = await seedAccount(env.db, { credits: 100 });
+    const p = await production(env, workspace, account.id);
+    await waitFor(() => mail.some((m) => m.to === account.email && m.text.includes(p.id)), { what: 'the owner\'s e-mail' });
+    await env.client.workflow.getHandle(workflowIds.linkEmails(p.id, 1)).result();
+    // An editor joins; a try that e-mails them never returns, as a killed worker's would not.
+    const editor = (await createAccount(env.db, { email: `killed-${Date.now()}@example.test` })).account;
+    await setMember(env.db, { workspaceId: workspace.id, accountId: editor.id, role: 'editor' });
+    const input = { productionId: p.id, pitchVersion: 1 };
+    const lost: MailMessage[] = [];
+    void sendLinkEmails(linkEmailDeps(env, { send: (message) => { lost.push(message); return new Promise(() => {}); } }, 1), input);
+    await waitFor(() => lost.length === 1, { what: 'the send that never returns' });
+    expect(await sendLinkEmails(linkEmailDeps(env, mailer, 2), input)).toEqual({ sent: 1 });
+    const delivered = mail.filter((m) => m.to === editor.email && m.text.includes(p.id));
+    expect(delivered.map((m) => m.id)).toEqual([lost[0]!.id]);
+    expect(await env.db.linkEmail.findUniqueOrThrow({ where: { productionId_pitchVersion_email: { ...input, email: editor.email.toLowerCase() } } }))
+      .toMatchObject({ status: 'sent', attempt: 2 });
+    // The owner's e-mail, recorded as sent by the workflow's try, is not sent again.
+    expect(mail.filter((m) => m.to === account.email && m.text.includes(p.id))).toHaveLength(1);
+  });
 });
+
+/** What the link e-mails' activity is given on its try `attempt`. */
+function linkEmailDeps(env: Env, sender: Mailer, attempt: number): LinkEmailDeps {
+  return { db: env.db, mailer: sender, linkSecret: env.config.secrets.links, appUrl: env.config.appUrl, attempt };
+}
 
 describe('the delivery workflow (spec: Receiver answer and retries)', () => {
   async function pingThrough(env: Env, answer: () => Answer) {

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "link_emails" ADD COLUMN     "attempt" INTEGER NOT NULL DEFAULT 1;
