@@ -457,7 +457,11 @@ describe('limits and switches', () => {
 
   linksOff('every link route answers 503 disabled when links are switched off', async ({ switchedOff }) => {
     const you = visitor(switchedOff);
-    for (const res of [await you.get('any'), await you.post('any', 'greenlight'), await you.post('any', 'comments', { comment: 'x' }), await you.post('any', 'decline')]) {
+    // Whatever the body: the switch is checked before it is read.
+    for (const res of [
+      await you.get('any'), await you.post('any', 'greenlight'), await you.post('any', 'comments', { comment: 'x' }), await you.post('any', 'decline'),
+      await you.post('any', 'comments', {}), await you.post('any', 'decline', { reason: 'x'.repeat(1001) }),
+    ]) {
       expect(res.status).toBe(503);
       expect(await json(res)).toEqual({ error: 'Greenlight links are switched off on this server.', code: 'disabled' });
     }

@@ -19,9 +19,14 @@ export type LinkAction =
 
 const notFound = () => new ApiError(404, 'This link is not one we sent, or its production no longer exists.', 'not_found');
 
+/** 503 `disabled` while greenlight links are switched off on this server. */
+export function requireLinks(config: Config) {
+  if (!config.switches.links) throw new ApiError(503, 'Greenlight links are switched off on this server.', 'disabled');
+}
+
 /** A link this server signed, for a production that exists and a recipient who may still act on it. */
 async function openLink(deps: LinkDeps, token: string): Promise<Link> {
-  if (!deps.config.switches.links) throw new ApiError(503, 'Greenlight links are switched off on this server.', 'disabled');
+  requireLinks(deps.config);
   const claims = readLinkToken(deps.config.secrets.links, token);
   if (!claims) throw notFound();
   const row = await findProduction(deps.db, claims.productionId);
