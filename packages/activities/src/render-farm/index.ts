@@ -49,15 +49,22 @@ export function createRenderFarmActivities(deps: RenderFarmDeps): RenderFarmActi
   /** A failure of this try, as Temporal should see it (see `asActivityFailure`). */
   const failedTry = (error: unknown) => asActivityFailure(error, Context.current().info.attempt);
 
-  /** Renders an export with heartbeats, honouring cancellation; failures as Temporal should see them. */
-  async function produce(input: { exportId: string; composition: unknown; fetchMedia: FetchMedia; onPhase?: (phase: Phase) => void; onOverall?: (overall: number) => void }) {
+  /** Cancelled, a failure that comes again on every try, or the last try: Temporal tries no more. */
+  const lastTry = (error: unknown) => Context.current().cancellationSignal.aborted || failsEveryTry(error) || Context.current().info.attempt >= RENDER_TRIES;
+
+  /**
+   * Renders an export with heartbeats, honouring cancellation; failures as Temporal should see
+   * them. `onRetry`: this try failed and Temporal will try again.
+   */
+  async function produce(input: {
+    exportId: string; composition: unknown; fetchMedia: FetchMedia;
+    onPhase?: (phase: Phase) => void; onOverall?: (overall: number) => void; onRetry?: () => void;
+  }) {
     const beats = renderHeartbeats();
     try {
       return await produceExport(deps, {
         exportId: input.exportId, composition: input.composition, fetchMedia: input.fetchMedia,
-        signal: Context.current().cancellationSignal, givenUp: tryGivenUp,
-        // Cancelled, a failure that comes again on every try, or the last try: Temporal tries no more.
-        lastTry: (error) => Context.current().cancellationSignal.aborted || failsEveryTry(error) || Context.current().info.attempt >= RENDER_TRIES,
+        signal: Context.current().cancellationSignal, givenUp: tryGivenUp, lastTry,
         onPhase: (phase) => {
           beats.report({ phase, overall: 0 });
           input.onPhase?.(phase);
@@ -68,6 +75,8 @@ export function createRenderFarmActivities(deps: RenderFarmDeps): RenderFarmActi
         },
       });
     } catch (error) {
+      // A try the server gave up on has a successor already, which speaks for itself.
+      if (!lastTry(error) && !tryGivenUp()) input.onRetry?.();
       throw failedTry(error);
     } finally {
       beats.stop();
@@ -90,7 +99,9 @@ export function createRenderFarmActivities(deps: RenderFarmDeps): RenderFarmActi
       if (made.status !== 'done') {
         const progress = productionProgress(deps, { productionId, attempt: Context.current().info.attempt, maxAttempts: RENDER_TRIES });
         try {
-          made = await produce({ exportId, composition, fetchMedia: fetcher(), onPhase: (phase) => progress.phase(phase) });
+          made = await produce({
+            exportId, composition, fetchMedia: fetcher(), onPhase: (phase) => progress.phase(phase), onRetry: () => progress.retryFollows(),
+          });
         } finally {
           await progress.flush().catch((error: unknown) => Context.current().log.warn('progress not recorded', { error: String(error) }));
         }

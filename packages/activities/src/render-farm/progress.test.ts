@@ -61,4 +61,23 @@ describe('render progress in the read model', () => {
     const moves = await database.db.productionEvent.findMany({ where: { productionId: id, kind: 'stage' }, orderBy: { seq: 'asc' } });
     expect(moves.map((m) => (m.payload as { stage: string }).stage)).toEqual(['exporting', 'making', 'exporting']);
   });
+
+  test('a failed try that another follows says so at once: retrying, between phases, one note', async ({ database }) => {
+    const id = await making(database.db);
+    const first = productionProgress({ db: database.db }, { productionId: id, attempt: 1, maxAttempts: 3 });
+    first.phase('preparing');
+    first.retryFollows();
+    first.retryFollows(); // a retried write adds nothing
+    await first.flush();
+    const row = await database.db.production.findUniqueOrThrow({ where: { id } });
+    expect(row.queue).toEqual({ phase: null, startedAt: null, retrying: true, lastProgress: 'Try 1 of 3 did not succeed; the next starts in a few seconds.' });
+    const notes = await database.db.productionEvent.findMany({ where: { productionId: id, kind: 'note' }, orderBy: { seq: 'asc' } });
+    expect(notes.map((n) => n.payload)).toEqual([{ phase: 'preparing' }, { phase: null, retrying: true }]);
+    // The next try takes over; a late word from the first changes nothing.
+    await report(database.db, id, 2, 'preparing');
+    const late = productionProgress({ db: database.db }, { productionId: id, attempt: 1, maxAttempts: 3 });
+    late.retryFollows();
+    await late.flush();
+    expect((await database.db.production.findUniqueOrThrow({ where: { id } })).queue).toMatchObject({ phase: 'preparing', retrying: true });
+  });
 });

@@ -17,7 +17,7 @@ const IN_WORDS: Record<Phase, string> = {
 /**
  * A production's render phases in its read model, one try at a time: each phase writes the
  * queue status and one `note` (step key per try and phase, so a retried write adds nothing) and
- * publishes `production.progress`. The stage follows the try: `exporting` once it exports, and
+ * publishes `production.progress`; so does a failed try that another follows (`retrying`). The stage follows the try: `exporting` once it exports, and
  * `making` again when a retry starts over after a try that failed while exporting.
  * A try the server gave up on may report on in the moment before it hears: once a later try
  * has reported, its reports are dropped, so neither the queue status nor the stage goes back a try.
@@ -75,12 +75,25 @@ export function productionProgress(
     }, 'production.progress');
   }
 
+  /** This try failed and another follows: said at once, not when that try starts seconds later. */
+  async function recordRetry() {
+    await apply({
+      productionId, stepKey: `${productionId}:render:${attempt}:retry`, from: ['making', 'exporting'],
+      event: { kind: 'note', ...SYSTEM, payload: { phase: null, retrying: true } },
+      update: { queue: { phase: null, startedAt: null, retrying: true, lastProgress: `Try ${attempt} of ${input.maxAttempts} did not succeed; the next starts in a few seconds.` } },
+    }, 'production.progress');
+  }
+
+  /** Writes run one after another, in the order reported; the first failure is kept for `flush`. */
+  function queue(write: () => Promise<void>) {
+    writes = writes.then(write).catch((error: unknown) => {
+      failure ??= error;
+    });
+  }
+
   return {
-    phase(phase: Phase) {
-      writes = writes.then(() => record(phase)).catch((error: unknown) => {
-        failure ??= error;
-      });
-    },
+    phase: (phase: Phase) => queue(() => record(phase)),
+    retryFollows: () => queue(recordRetry),
     async flush() {
       await writes;
       if (failure) throw failure;

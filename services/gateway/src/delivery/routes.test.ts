@@ -309,9 +309,9 @@ describe('a production whose media host is busy', () => {
     expect(done.production).toMatchObject({ error: null, creditsCharged: 5 });
     expect(media.hits('/flaky.png')).toBe(2);
     expect(await balance(database.db, me.account.id)).toBe(95);
-    // The second try announced itself: its phases noted again, the first try's only `preparing`.
+    // The first try's failure said a retry follows; the second try's phases were noted again.
     const phases = done.events.filter((e: { kind: string }) => e.kind === 'note').map((e: { payload: { phase: string } }) => e.payload.phase);
-    expect(phases).toEqual(['preparing', ...PHASES]);
+    expect(phases).toEqual(['preparing', null, ...PHASES]);
   }, 180_000);
 
   it('fails after the render farm\'s 3 tries when the host stays down, with a readable reason and a full refund', async ({ stack, database }) => {
@@ -330,6 +330,9 @@ describe('a production whose media host is busy', () => {
     expect(await database.db.export.findUniqueOrThrow({ where: { id: deliveryExportId(production.id) } })).toMatchObject({ status: 'failed' });
     expect(failed.production.error).toBe(`A media file could not be used: The image 'Down screenshot' (${media.url}/down.png) could not be downloaded: the server answered 503 (after 3 tries)`);
     expect(media.hits('/down.png')).toBe(3);
+    // Tries 1 and 2 said another follows; the last did not.
+    const notes = failed.events.filter((e: { kind: string }) => e.kind === 'note').map((e: { payload: unknown }) => e.payload);
+    expect(notes).toEqual([{ phase: 'preparing' }, { phase: null, retrying: true }, { phase: 'preparing' }, { phase: null, retrying: true }, { phase: 'preparing' }]);
     expect(await balance(database.db, me.account.id)).toBe(100);
   }, 180_000);
 });
