@@ -36,19 +36,19 @@ export async function readRenderRequest(c: Context): Promise<{ ok: true; request
     return { ok: false, issues: [{ path: '', message: 'The multipart body could not be read.' }] };
   }
 
-  // A Map, not an object: a field may be called `toString` or `__proto__`.
   const fields = new Map<string, string>();
   const seen = new Set<string>();
   const files: unknown[] = [];
   const issues: Issues = [];
   for (const [name, value] of form) {
     if (name === 'images' || name === 'images[]') files.push(value);
+    else if (!TEXT_FIELDS.has(name)) continue; // ignored, as unknown fields of a JSON body are
     else if (seen.has(name)) issues.push({ path: name, message: 'Given more than once.' });
     else if (typeof value === 'string') {
       if (value.includes('\0')) issues.push({ path: name, message: NUL_REFUSED });
       fields.set(name, value);
     }
-    else if (TEXT_FIELDS.has(name)) issues.push({ path: name, message: 'Send this as a text field, not a file.' });
+    else issues.push({ path: name, message: 'Send this as a text field, not a file.' });
     seen.add(name);
   }
 

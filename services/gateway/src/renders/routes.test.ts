@@ -178,6 +178,9 @@ describe('POST /v1/renders', () => {
       ['fields named like an object\'s own properties, and a bad value', form([image(png), ['toString', 'x'], ['constructor', 'y'], ['__proto__', 'z'], ['resolution', '8K']]), {}, [
         { path: 'resolution', message: /480p/ },
       ]],
+      ['fields the API does not know are ignored, even twice, as files or holding NUL', form([
+        image(png), ['tags', 'a'], ['tags', 'b'], ['notes', new Blob(['x']), 'notes.txt'], ['notes', 'a\u0000b'], ['resolution', '8K'],
+      ]), {}, [{ path: 'resolution', message: /480p/ }]],
       ['text fields sent as files', form([image(png), ['resolution', new Blob(['480p']), 'resolution.txt'], ['accent', new Blob(['#ff5a36']), 'accent.txt']]), {}, [
         { path: 'resolution', message: /text field, not a file/ }, { path: 'accent', message: /text field, not a file/ },
       ]],
