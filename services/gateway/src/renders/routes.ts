@@ -59,6 +59,9 @@ export function renderRoutes<E extends Env>(deps: RenderRouteDeps<E>) {
   // Documented from the schema above; read by hand, so every bad part of the form is reported at once.
   app.openAPIRegistry.registerPath(routes.create);
   app.post('/', async (c) => {
+    // The wait budget counts from the request, as the caller's own timeout does: reading the
+    // upload and storing its images spend it too.
+    const deadline = Date.now() + deps.config.render.waitMs;
     const read = await readRenderRequest(c);
     if (!read.ok) {
       const [first] = read.issues;
@@ -66,7 +69,7 @@ export function renderRoutes<E extends Env>(deps: RenderRouteDeps<E>) {
     }
     const { accountId } = deps.caller(c);
     const started = await startRender(deps, accountId, read.request);
-    if (read.request.wait === 'true') await waitForRender(deps, started.id, deps.config.render.waitMs);
+    if (read.request.wait === 'true') await waitForRender(deps, started.id, deadline - Date.now());
     const row = await readRender(deps, accountId, started.id);
     const finished = row.status === 'done' || row.status === 'failed';
     return c.json({ render: present(deps, row) }, finished ? 200 : 202);

@@ -45,8 +45,9 @@ export async function startRender(deps: RenderDeps, accountId: string, request: 
   return row;
 }
 
-/** Holds until the render's workflow ends or `ms` pass, whichever is first. */
+/** Holds until the render's workflow ends or `ms` pass, whichever is first; not at all when `ms` is spent. */
 export async function waitForRender(deps: RenderDeps, id: string, ms: number): Promise<void> {
+  if (ms <= 0) return;
   const client = deps.temporal();
   const stop = new AbortController();
   const timer = setTimeout(() => stop.abort(), ms);
