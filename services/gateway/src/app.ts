@@ -1,4 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { createMiddleware } from 'hono/factory';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { createBlobStore } from '@vp/blobs';
 import { guard } from './auth/guard.ts';
@@ -11,7 +12,9 @@ import { publishOpenApi } from './openapi.ts';
 import { productionRoutes } from './productions/routes.ts';
 import { linkPageRefusals, linkPageRoutes } from './links/page-routes.ts';
 import { linkRoutes } from './links/routes.ts';
+import { requireLinks } from './links/service.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
+import { requireWebhooks } from './webhooks/service.ts';
 import { deliveryRoutes } from './delivery/routes.ts';
 import { renderRoutes, renderVideoRoutes } from './renders/routes.ts';
 import { formTooLarge } from './renders/form.ts';
@@ -36,6 +39,9 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
   // The key and the rate limit first: a caller without a key gets its 401 (or 429) before a byte of
   // its body is read, and only authorised callers get as far as the body limits.
   app.use(guard(deps, limiter));
+  // A feature switched off on this server answers 503 whatever was sent: before any body check.
+  app.use('/v1/webhooks/*', checkFirst(() => requireWebhooks(deps.config)));
+  app.use('/production-links/*', checkFirst(() => requireLinks(deps.config)));
   app.use(limitBody(deps.config.http.bodyLimitBytes, { except: NON_JSON_BODIES }));
   app.use('/v1/renders', limitBody(deps.config.render.bodyLimitBytes, { refusal: formTooLarge }));
   app.use('/v1/*', requireJsonBody({ except: NON_JSON_BODIES }));
@@ -55,3 +61,11 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
 }
 
 export type GatewayApp = ReturnType<typeof createApp>;
+
+/** A middleware that runs `check`, which throws the refusal, before the rest of the chain. */
+function checkFirst(check: () => void) {
+  return createMiddleware<GatewayEnv>(async (_c, next) => {
+    check();
+    await next();
+  });
+}

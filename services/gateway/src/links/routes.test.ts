@@ -461,6 +461,8 @@ describe('limits and switches', () => {
     for (const res of [
       await you.get('any'), await you.post('any', 'greenlight'), await you.post('any', 'comments', { comment: 'x' }), await you.post('any', 'decline'),
       await you.post('any', 'comments', {}), await you.post('any', 'decline', { reason: 'x'.repeat(1001) }),
+      await switchedOff.app.request('/production-links/any/comments', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'Shorter, please' }),
+      await switchedOff.app.request('/production-links/any/comments', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"comment": "a\\u0000b"}' }),
     ]) {
       expect(res.status).toBe(503);
       expect(await json(res)).toEqual({ error: 'Greenlight links are switched off on this server.', code: 'disabled' });

@@ -449,6 +449,13 @@ describe('when webhooks are switched off on the server', () => {
       expect(res.status, `${method} ${path}`).toBe(503);
       expect(await json(res)).toEqual({ error: 'Webhooks are switched off on this server.', code: 'disabled' });
     }
+    // Whatever the body: the switch is checked before it is read.
+    const raw = (contentType: string, body: string) =>
+      switchedOff.app.request('/v1/webhooks', { method: 'POST', headers: { authorization: `Bearer ${me.apiKey}`, 'content-type': contentType }, body });
+    for (const res of [await raw('text/plain', 'hello'), await raw('application/json', '{"url": "https://hooks.example.com/\\u0000"}')]) {
+      expect(res.status).toBe(503);
+      expect((await json(res)).code).toBe('disabled');
+    }
   });
 });
 
