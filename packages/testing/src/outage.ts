@@ -4,10 +4,12 @@ import { sqlPool, type Db } from '@vp/db';
 /**
  * Makes the first `times` (1) writes to `table` that match `when` (SQL over NEW and OLD) fail, as
  * they would with the database unavailable: a trigger that raises, counting with a sequence of its own.
+ * `tried` says how many such writes were made so far, failed or not (a sequence is not rolled back).
  */
-export async function failWrites(db: Db, options: { table: string; on: 'INSERT' | 'UPDATE'; when: string; times?: number }): Promise<void> {
+export async function failWrites(db: Db, options: { table: string; on: 'INSERT' | 'UPDATE'; when: string; times?: number }): Promise<{ tried: () => Promise<number> }> {
   const name = `fail_writes_${randomBytes(6).toString('hex')}`;
-  await sqlPool(db).query(`
+  const pool = sqlPool(db);
+  await pool.query(`
     CREATE SEQUENCE ${name};
     CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
@@ -15,4 +17,10 @@ export async function failWrites(db: Db, options: { table: string; on: 'INSERT' 
       RETURN NEW;
     END $$;
     CREATE TRIGGER ${name} BEFORE ${options.on} ON ${options.table} FOR EACH ROW WHEN (${options.when}) EXECUTE FUNCTION ${name}();`);
+  return {
+    tried: async () => {
+      const { rows } = await pool.query<{ tried: string }>(`SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS tried FROM ${name}`);
+      return Number(rows[0]?.tried);
+    },
+  };
 }

@@ -135,7 +135,8 @@ export async function productionWorkflow(input: ProductionWorkflowInput): Promis
         const version = state.pitchVersion + 1;
         const written = await writer.writePitch({ productionId, version });
         // A decline or cancel may be recording its step: the pitch is shown after it, if at all.
-        await condition(() => !state.busy);
+        do await condition(() => !state.busy);
+        while (state.busy); // woken beside a handler that took the step first
         if (!written.applied || ended()) return;
         // The workflow moves first, then the read model shows the pitch (see `exclusive`).
         state.pitchVersion = version;
@@ -158,7 +159,8 @@ export async function productionWorkflow(input: ProductionWorkflowInput): Promis
       }
     } catch (error) {
       if (!(error instanceof ActivityFailure)) throw error;
-      await condition(() => !state.busy);
+      do await condition(() => !state.busy);
+      while (state.busy);
       const failure = 'We could not write a pitch for this brief. Nothing was charged.';
       if (!ended() && (await steps.fail({ productionId, error: failure })).applied) state.stage = 'failed';
       return;
@@ -180,7 +182,8 @@ export async function productionWorkflow(input: ProductionWorkflowInput): Promis
         return; // the cancel update records the outcome and the refund
       }
       if (!(error instanceof ActivityFailure)) throw error;
-      await condition(() => !state.busy);
+      do await condition(() => !state.busy);
+      while (state.busy);
       if (!ended() && (await steps.fail({ productionId, error: renderFailure(error, { medium: 'A media file', then: 'Your credits were refunded.' }) })).applied) state.stage = 'failed';
     }
   }
