@@ -20,8 +20,9 @@ export type LinkEmailDeps = {
  * E-mails one pitch version's greenlight links to each owner and editor: a recipient is
  * claimed in `link_emails` before sending, so a retry sends only what is not recorded as sent.
  * A try that died mid-send (a worker killed) left its claim `sending`: the next try sends that
- * one again, under the same Message-ID, which mail clients show once. Nothing is sent once the
- * pitch was answered.
+ * one again, under the same Message-ID (clients that go by it show one). A try that timed out
+ * but still runs stops once a later one has claimed anyone, and its records never overwrite
+ * that try's. Nothing is sent once the pitch was answered.
  */
 export async function sendLinkEmails(deps: LinkEmailDeps, input: { productionId: string; pitchVersion: number }): Promise<{ sent: number }> {
   const { db } = deps;
@@ -42,6 +43,7 @@ export async function sendLinkEmails(deps: LinkEmailDeps, input: { productionId:
   for (const { account } of production.workspace.memberships) {
     const email = account.email.toLowerCase();
     const key = { productionId: input.productionId, pitchVersion: input.pitchVersion, email };
+    if (await takenOver(db, input, deps.attempt)) break;
     if (!(await claim(db, key, deps.attempt))) continue;
     const mintedAt = deps.now?.() ?? new Date();
     const links = mintActionLinks({ secret: deps.linkSecret, appUrl: deps.appUrl }, {
@@ -56,11 +58,11 @@ export async function sendLinkEmails(deps: LinkEmailDeps, input: { productionId:
       await deps.mailer.send({ id, to: email, ...message });
     } catch (error) {
       const reason = (error as Error).message;
-      await db.linkEmail.update({ where: { productionId_pitchVersion_email: key }, data: { status: 'failed', error: reason.slice(0, 1000) } });
+      await db.linkEmail.updateMany({ where: { ...key, attempt: deps.attempt }, data: { status: 'failed', error: reason.slice(0, 1000) } });
       failures.push(`${email}: ${reason}`);
       continue;
     }
-    await recordSent(db, key);
+    await recordSent(db, key, deps.attempt);
     sent += 1;
   }
   // Failed recipients are tried again by the activity's retry; sent ones are not.
@@ -85,14 +87,19 @@ async function claim(db: Db, key: Recipient, attempt: number): Promise<boolean> 
   return retaken.count > 0;
 }
 
+/** Whether a later try has claimed a recipient of this pitch version: this one was given up on. */
+async function takenOver(db: Db, pitch: { productionId: string; pitchVersion: number }, attempt: number): Promise<boolean> {
+  return (await db.linkEmail.count({ where: { ...pitch, attempt: { gt: attempt } } })) > 0;
+}
+
 /**
- * Records a send, trying a few times over a database's short stumble: once this try has ended,
- * an unrecorded send is made again by the next.
+ * Records a send, unless a later try has taken the recipient over, trying a few times over a
+ * database's short stumble: once this try has ended, an unrecorded send is made again by the next.
  */
-async function recordSent(db: Db, key: Recipient): Promise<void> {
+async function recordSent(db: Db, key: Recipient, attempt: number): Promise<void> {
   for (let tries = 1; ; tries += 1) {
     try {
-      await db.linkEmail.update({ where: { productionId_pitchVersion_email: key }, data: { status: 'sent', sentAt: new Date(), error: null } });
+      await db.linkEmail.updateMany({ where: { ...key, attempt }, data: { status: 'sent', sentAt: new Date(), error: null } });
       return;
     } catch (error) {
       if (tries === RECORD_TRIES) throw error;

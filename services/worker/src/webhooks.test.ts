@@ -207,6 +207,49 @@ describe('publishing (spec: Events)', () => {
     // The owner's e-mail, recorded as sent by the workflow's try, is not sent again.
     expect(mail.filter((m) => m.to === account.email && m.text.includes(p.id))).toHaveLength(1);
   });
+
+  it('a try timed out but still running stops once the next has begun, and never undoes its records', async ({ env }) => {
+    const { account, workspace } = await seedAccount(env.db, { credits: 100 });
+    const p = await production(env, workspace, account.id);
+    await waitFor(() => mail.some((m) => m.to === account.email && m.text.includes(p.id)), { what: 'the owner\'s e-mail' });
+    await env.client.workflow.getHandle(workflowIds.linkEmails(p.id, 1)).result();
+    for (const name of ['slow-a', 'slow-b']) {
+      const editor = (await createAccount(env.db, { email: `${name}-${Date.now()}@example.test` })).account;
+      await setMember(env.db, { workspaceId: workspace.id, accountId: editor.id, role: 'editor' });
+    }
+    const input = { productionId: p.id, pitchVersion: 1 };
+    const claimedBy = async (attempt: number) => env.db.linkEmail.count({ where: { ...input, attempt } });
+    const gate = () => {
+      let open!: () => void;
+      return { opened: new Promise<void>((resolve) => { open = resolve; }), open: () => open() };
+    };
+    // Try 1's first send hangs past its time; when it at last answers, it is a failure.
+    const late = gate();
+    const tried: string[] = [];
+    const first = sendLinkEmails(linkEmailDeps(env, { send: async (message) => {
+      tried.push(message.to);
+      await late.opened;
+      throw new Error('421 Service not available');
+    } }, 1), input);
+    await waitFor(() => tried.length === 1, { what: 'the first try\'s send' });
+    // Try 2 takes that recipient over, and is sending to them when try 1 hears back.
+    const sending = gate();
+    let waited = false;
+    const second = sendLinkEmails(linkEmailDeps(env, { send: async (message) => {
+      if (!waited) await sending.opened;
+      waited = true;
+      await mailer.send(message);
+    } }, 2), input);
+    await waitFor(async () => (await claimedBy(2)) === 1, { what: 'the second try\'s claim' });
+    late.open();
+    await expect(first).rejects.toThrow(/421/);
+    expect(tried).toHaveLength(1); // it claimed no one else
+    sending.open();
+    expect(await second).toEqual({ sent: 2 });
+    const rows = await env.db.linkEmail.findMany({ where: { ...input, email: { not: account.email.toLowerCase() } } });
+    expect(rows.map((r) => [r.status, r.attempt])).toEqual([['sent', 2], ['sent', 2]]);
+    expect(await sendLinkEmails(linkEmailDeps(env, mailer, 3), input)).toEqual({ sent: 0 });
+  });
 });
 
 /** What the link e-mails' activity is given on its try `attempt`. */
