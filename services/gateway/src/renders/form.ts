@@ -42,7 +42,7 @@ export async function readRenderRequest(c: Context): Promise<{ ok: true; request
   const issues: Issues = [];
   for (const [name, value] of form) {
     if (name === 'images' || name === 'images[]') files.push(value);
-    else if (!TEXT_FIELDS.has(name)) continue; // ignored, as unknown fields of a JSON body are
+    else if (!TEXT_FIELDS.has(name)) continue; // not a field of the API: ignored, whatever it holds
     else if (seen.has(name)) issues.push({ path: name, message: 'Given more than once.' });
     else if (typeof value === 'string') {
       if (value.includes('\0')) issues.push({ path: name, message: NUL_REFUSED });
