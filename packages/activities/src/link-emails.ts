@@ -75,7 +75,7 @@ type Recipient = { productionId: string; pitchVersion: number; email: string };
 /**
  * Claims a recipient for this try: a new row, one whose send failed, or one an earlier try left
  * `sending`. Temporal starts a try once the one before has ended or timed out, so that claim is
- * abandoned.
+ * abandoned (a timed-out try still running stops at its next claim: `takenOver`).
  */
 async function claim(db: Db, key: Recipient, attempt: number): Promise<boolean> {
   const created = await db.linkEmail.createMany({ data: [{ ...key, status: 'sending', attempt }], skipDuplicates: true });

@@ -17,8 +17,9 @@ const IN_WORDS: Record<Phase, string> = {
 /**
  * A production's render phases in its read model, one try at a time: each phase writes the
  * queue status and one `note` (step key per try and phase, so a retried write adds nothing) and
- * publishes `production.progress`; so does a failed try that another follows (`retrying`). The stage follows the try: `exporting` once it exports, and
- * `making` again when a retry starts over after a try that failed while exporting.
+ * publishes `production.progress`; so does a failed try that another follows (`retrying`).
+ * The stage follows the try: `exporting` once it exports, and `making` again when a retry
+ * starts over after a try that failed while exporting.
  * A try the server gave up on may report on in the moment before it hears: once a later try
  * has reported, its reports are dropped, so neither the queue status nor the stage goes back a try.
  * Writes run in order, off the render's path; `flush` waits for them and reports a failure.
