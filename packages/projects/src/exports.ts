@@ -1,5 +1,4 @@
 import type { Db, Export } from '@vp/db';
-import { exportKeys } from './urls.ts';
 
 /** Creates the export row once; every try of the same render finds the same row. */
 export async function ensureExport(db: Db, input: { id: string; projectId: string; version: number }): Promise<Export> {
@@ -11,16 +10,21 @@ export async function startExport(db: Db, exportId: string): Promise<void> {
   await db.export.updateMany({ where: { id: exportId, status: { in: ['queued', 'rendering', 'failed'] } }, data: { status: 'rendering', error: null } });
 }
 
+/**
+ * Finishes an export with one try's files, unless another try finished it first: then its
+ * files stay the export's, and `applied` is false (the caller removes its own).
+ */
 export async function finishExport(
   db: Db,
   exportId: string,
+  files: { video: string; poster: string },
   result: { bytes: number; durationMs: number; width: number; height: number },
-): Promise<Export> {
-  const keys = exportKeys(exportId);
-  return db.export.update({
-    where: { id: exportId },
-    data: { status: 'done', videoKey: keys.video, posterKey: keys.poster, ...result, error: null, finishedAt: new Date() },
+): Promise<{ export: Export; applied: boolean }> {
+  const { count } = await db.export.updateMany({
+    where: { id: exportId, status: { not: 'done' } },
+    data: { status: 'done', videoKey: files.video, posterKey: files.poster, ...result, error: null, finishedAt: new Date() },
   });
+  return { export: await db.export.findUniqueOrThrow({ where: { id: exportId } }), applied: count > 0 };
 }
 
 /** A failed export keeps its reason; one that finished stays finished. */

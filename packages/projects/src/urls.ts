@@ -4,9 +4,12 @@ export const shareVideoUrl = (appUrl: string, exportId: string) => `${appUrl}/sh
 export const sharePosterUrl = (appUrl: string, exportId: string) => `${appUrl}/share/${exportId}/poster.jpg`;
 export const editUrl = (appUrl: string, projectId: string) => `${appUrl}/projects/${projectId}`;
 
-/** Where an export's files live in the blob store. */
-export function exportKeys(exportId: string) {
-  return { video: `exports/${exportId}/video.mp4`, poster: `exports/${exportId}/poster.jpg` };
+/**
+ * Where one try's files of an export go in the blob store (`take` names the try): a try never
+ * writes over another's, so the files an export was finished with never change.
+ */
+export function exportKeys(exportId: string, take: string) {
+  return { video: `exports/${exportId}/${take}/video.mp4`, poster: `exports/${exportId}/${take}/poster.jpg` };
 }
 
 /** Where a render's uploaded images live in the blob store (`n` from 1, in order). */

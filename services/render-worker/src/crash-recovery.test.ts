@@ -2,7 +2,6 @@ import { describe, expect } from 'vitest';
 import { createBlobStore } from '@vp/blobs';
 import { PHASES, QueueStatus } from '@vp/contracts';
 import { balance } from '@vp/ledger';
-import { exportKeys } from '@vp/projects';
 import { test, waitFor } from '@vp/testing';
 import { productionRenderingInChild } from './testing/render-in-child.ts';
 
@@ -45,9 +44,10 @@ describe('a render worker killed mid-render', () => {
       // One project, one version, one export; its files are in the blob store.
       const delivery = row.delivery as { exportId: string; projectId: string };
       expect(await db.projectVersion.count({ where: { projectId: delivery.projectId } })).toBe(1);
-      expect(await db.export.findMany({ where: { projectId: delivery.projectId } })).toEqual([expect.objectContaining({ id: delivery.exportId, status: 'done' })]);
+      const made = await db.export.findMany({ where: { projectId: delivery.projectId } });
+      expect(made).toEqual([expect.objectContaining({ id: delivery.exportId, status: 'done' })]);
       const blobs = createBlobStore(config.blobs);
-      expect((await blobs.stat(exportKeys(delivery.exportId).video))?.size).toBeGreaterThan(10_000);
+      expect((await blobs.stat(made[0]!.videoKey!))?.size).toBeGreaterThan(10_000);
     } finally {
       await scene.close();
     }

@@ -34,7 +34,8 @@ export async function produceExport(
 ): Promise<Export> {
   const { db, blobs } = deps;
   await startExport(db, input.exportId);
-  const dir = join(deps.workDir, `${input.exportId}-${randomBytes(4).toString('hex')}`);
+  const take = randomBytes(4).toString('hex');
+  const dir = join(deps.workDir, `${input.exportId}-${take}`);
   const watchdog = stallWatchdog(deps.stallMs);
   try {
     const result = await renderComposition(input.composition as Composition, {
@@ -49,10 +50,18 @@ export async function produceExport(
         input.onProgress?.(progress);
       },
     }).finally(() => watchdog.stop());
-    const keys = exportKeys(input.exportId);
-    await blobs.put(keys.poster, { file: result.posterFile }, { contentType: 'image/jpeg' });
-    await blobs.put(keys.video, { file: result.file }, { contentType: 'video/mp4' });
-    return await finishExport(db, input.exportId, { bytes: result.bytes, durationMs: result.durationMs, width: result.width, height: result.height });
+    const files = exportKeys(input.exportId, take);
+    const removeFiles = () => Promise.all([blobs.delete(files.video), blobs.delete(files.poster)]).catch(() => {});
+    await blobs.put(files.poster, { file: result.posterFile }, { contentType: 'image/jpeg' })
+      .then(() => blobs.put(files.video, { file: result.file }, { contentType: 'video/mp4' }))
+      .catch(async (error: unknown) => {
+        await removeFiles();
+        throw error;
+      });
+    const finished = await finishExport(db, input.exportId, files, { bytes: result.bytes, durationMs: result.durationMs, width: result.width, height: result.height });
+    // Another try (one the server gave up on, or its successor) finished first: its files are served.
+    if (!finished.applied) await removeFiles();
+    return finished.export;
   } catch (error) {
     // A try given up while it was frozen or cut off, told so once it is back, must not mark
     // failed the export its successor is rendering.

@@ -357,9 +357,10 @@ describe('a production cancelled while its video is made', () => {
     await expectNothingPublic(stack, row.projectId!, exportId);
     expect(await database.db.export.count({ where: { projectId: row.projectId! } })).toBe(1);
     // Not even an export that finished (a render done just as the cancel landed) is shared.
-    await finishExport(database.db, exportId, { bytes: 4, durationMs: 5000, width: 1920, height: 1080 });
-    await stack.blobs.put(exportKeys(exportId).video, Buffer.from('mp4!'), { contentType: 'video/mp4' });
-    await stack.blobs.put(exportKeys(exportId).poster, Buffer.from([0xff, 0xd8, 0xff, 0xd9]), { contentType: 'image/jpeg' });
+    const files = exportKeys(exportId, 'late');
+    await stack.blobs.put(files.video, Buffer.from('mp4!'), { contentType: 'video/mp4' });
+    await stack.blobs.put(files.poster, Buffer.from([0xff, 0xd8, 0xff, 0xd9]), { contentType: 'image/jpeg' });
+    await finishExport(database.db, exportId, files, { bytes: 4, durationMs: 5000, width: 1920, height: 1080 });
     await expectNothingPublic(stack, row.projectId!, exportId);
   }, 180_000);
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { Hono, type Context } from 'hono';
 import { ApiError, type Stage } from '@vp/contracts';
-import { exportKeys, projectWithHistory, queueExport, sharePosterUrl, shareUrl, shareVideoUrl } from '@vp/projects';
+import { projectWithHistory, queueExport, sharePosterUrl, shareUrl, shareVideoUrl } from '@vp/projects';
 import { productionPageUrl } from '@vp/productions';
 import { exportWorkflowStart } from '@vp/workflows/render-start';
 import type { BlobStore } from '@vp/blobs';
@@ -55,11 +55,13 @@ export function deliveryRoutes(deps: GatewayDeps & { blobs: BlobStore }) {
     }));
   });
 
-  for (const [file, key] of [['video.mp4', 'video'], ['poster.jpg', 'poster']] as const) {
+  for (const [file, column] of [['video.mp4', 'videoKey'], ['poster.jpg', 'posterKey']] as const) {
     app.get(`/share/:exportId/${file}`, async (c) => {
       const made = await shared(c.req.param('exportId'));
       if (!made) throw new ApiError(404, 'There is no video at this address.', 'not_found');
-      return serveBlob(c, blobs, exportKeys(made.id)[key], { cacheControl: IMMUTABLE, notFound: 'The file is missing.' });
+      const key = made[column];
+      if (!key) throw new ApiError(404, 'The file is missing.', 'not_found');
+      return serveBlob(c, blobs, key, { cacheControl: IMMUTABLE, notFound: 'The file is missing.' });
     });
   }
 

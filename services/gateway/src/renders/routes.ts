@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context, Env } from 'hono';
 import { ApiError, CreateRenderForm, ErrorBody, Render, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@vp/contracts';
-import { checkRenderVideoSignature, exportKeys } from '@vp/projects';
+import { checkRenderVideoSignature } from '@vp/projects';
 import { serveBlob } from '../delivery/serve-blob.ts';
 import { errorResponse } from '../http/errors.ts';
 import { readRenderRequest } from './form.ts';
@@ -111,9 +111,10 @@ export function renderVideoRoutes(deps: RenderDeps) {
     if (!check.ok && check.reason === 'expired') throw new ApiError(410, 'This video address has expired; read the render again for a new one.', 'expired');
     if (!check.ok) throw new ApiError(403, 'This video address is not valid.', 'forbidden');
     const row = await deps.db.render.findUnique({ where: { id } });
-    if (row?.status !== 'done') throw new ApiError(404, 'Render not found.', 'not_found');
+    const file = row?.status === 'done' && (await deps.db.export.findUnique({ where: { id: row.exportId } }))?.videoKey;
+    if (!file) throw new ApiError(404, 'Render not found.', 'not_found');
     const maxAge = Math.max(0, Math.floor((check.expiresAt.getTime() - Date.now()) / 1000));
-    return serveBlob(c, deps.blobs, exportKeys(row.exportId).video, { cacheControl: `private, max-age=${maxAge}`, notFound: 'The video file is missing.' });
+    return serveBlob(c, deps.blobs, file, { cacheControl: `private, max-age=${maxAge}`, notFound: 'The video file is missing.' });
   });
   return app;
 }
