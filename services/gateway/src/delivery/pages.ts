@@ -37,7 +37,8 @@ export function projectPage(input: {
   appUrl: string;
   projectUrl: string;
 }): string {
-  const busy = input.versions.some((v) => v.exports.some((e) => e.status === 'queued' || e.status === 'rendering'));
+  // Following an export: one being made, or queued and not known to be stuck (an error says it did not start).
+  const busy = input.versions.some((v) => v.exports.some((e) => e.status === 'rendering' || (e.status === 'queued' && !e.error)));
   const versions = input.versions.map((version) => {
     const composition = version.composition as CompositionSummary;
     const scenes = composition.scenes ?? [];

@@ -1,3 +1,4 @@
+import { Client } from '@temporalio/client';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +9,7 @@ import { deliveryExportId, exportKeys, finishExport, sharePosterUrl, shareUrl, s
 import { seedAccount, test, waitFor } from '@vp/testing';
 import { startReceiver, type Receiver } from '@vp/webhooks/testing';
 import { makeImage, probe, startMediaServer } from '../testing/media.ts';
-import { createTestStack, json, withKey } from '../test-app.ts';
+import { appOverTemporal, createTestStack, json, withKey } from '../test-app.ts';
 
 type Stack = Awaited<ReturnType<typeof createTestStack>>;
 
@@ -278,6 +279,24 @@ describe('a greenlit production', () => {
     await waitFor(async () => (await database.db.export.findUniqueOrThrow({ where: { id: stranded.id } })).status === 'done', { what: 'the stranded re-export', ...RENDER });
     // It was made; no second export of the version was queued beside it.
     expect(await database.db.export.count({ where: { projectId: delivery.projectId, version: 1, status: { not: 'done' } } })).toBe(0);
+  }, 180_000);
+
+  it('keeps a re-export the render farm could not be reached for queued, says so, and starts that one when asked again', async ({ stack, database }) => {
+    const { delivery } = await delivered(stack, database.db);
+    const path = `${new URL(delivery.editUrl).pathname}/versions/1/exports`;
+    // The gateway over a Temporal namespace that does not exist: the start is refused.
+    const refusing = appOverTemporal(stack, database.db, new Client({ connection: stack.temporal.client.connection, namespace: 'no-such-namespace' }));
+    expect((await refusing.request(path, { method: 'POST' })).status).toBe(303);
+    const stuck = await database.db.export.findFirstOrThrow({ where: { projectId: delivery.projectId, id: { not: delivery.exportId } } });
+    expect(stuck).toMatchObject({ status: 'queued', error: expect.stringMatching(/^Not started: the render farm could not be reached/) });
+    const page = await (await get(stack, delivery.editUrl, { accept: 'text/html' })).text();
+    expect(page).toContain('Not started: the render farm could not be reached');
+    expect(page).not.toContain('http-equiv="refresh"'); // nothing to follow until asked again
+    // Asked again with the render farm back: that export is started, not another beside it.
+    expect((await stack.app.request(path, { method: 'POST' })).status).toBe(303);
+    await waitFor(async () => (await database.db.export.findUniqueOrThrow({ where: { id: stuck.id } })).status === 'done', { what: 'the re-export', ...RENDER });
+    expect(await database.db.export.findUniqueOrThrow({ where: { id: stuck.id } })).toMatchObject({ error: null });
+    expect(await database.db.export.count({ where: { projectId: delivery.projectId } })).toBe(2);
   }, 180_000);
 });
 

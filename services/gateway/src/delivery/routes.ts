@@ -15,6 +15,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DELIVERED: Stage = 'delivered';
 /** Exported files never change: any cache may keep them for good. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** On a re-export whose workflow could not be started; it stays queued until asked again. */
+const NOT_STARTED = 'Not started: the render farm could not be reached. Export this version again to retry.';
 
 /**
  * The delivery, in the app (public, no key; the ids are unguessable and given only to the
@@ -88,8 +90,9 @@ export function deliveryRoutes(deps: GatewayDeps & { blobs: BlobStore }) {
         }));
       } catch (error) {
         if (!(error instanceof WorkflowExecutionAlreadyStartedError)) {
-          // Unless its workflow took it meanwhile, the export says so; asking again queues another.
-          await db.export.updateMany({ where: { id: made.id, status: 'queued' }, data: { status: 'failed', error: 'The export could not be started; try again shortly.' } });
+          // It may have started all the same (an answer lost on the way): it stays queued, and
+          // asking again starts it under the same workflow id, or finds it started.
+          await db.export.updateMany({ where: { id: made.id, status: 'queued' }, data: { error: NOT_STARTED } });
           c.var.log.error({ err: error }, 're-export not started');
         }
       }
