@@ -15,7 +15,7 @@ export type BlobBody = Buffer | { file: string };
 
 /**
  * Files by key: videos, posters, uploaded images. Keys are paths of plain segments
- * (`exports/<id>/video.mp4`); a blob is written whole or not at all.
+ * (`exports/<id>/<take>/video.mp4`); a blob is written whole or not at all.
  */
 export interface BlobStore {
   put(key: string, body: BlobBody, options?: { contentType?: string }): Promise<void>;

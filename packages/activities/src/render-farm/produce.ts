@@ -58,7 +58,13 @@ export async function produceExport(
         await removeFiles();
         throw error;
       });
-    const finished = await finishExport(db, input.exportId, files, { bytes: result.bytes, durationMs: result.durationMs, width: result.width, height: result.height });
+    const finished = await finishExport(db, input.exportId, files, { bytes: result.bytes, durationMs: result.durationMs, width: result.width, height: result.height })
+      .catch(async (error: unknown) => {
+        // Not finished with these files, unless the change committed and its answer was lost.
+        const row = await db.export.findUnique({ where: { id: input.exportId } }).catch(() => undefined);
+        if (row !== undefined && row?.videoKey !== files.video) await removeFiles();
+        throw error;
+      });
     // Another try (one the server gave up on, or its successor) finished first: its files are served.
     if (!finished.applied) await removeFiles();
     return finished.export;

@@ -84,6 +84,8 @@ export function deliveryRoutes(deps: GatewayDeps & { blobs: BlobStore }) {
     if (!found || !version) return missing(c, 'There is no such project version.');
     const made = await queueExport(db, { id: randomUUID(), projectId: found.id, version: version.version });
     if (made) {
+      // Unless it could not be started, the export is on its way: no note says otherwise.
+      let note: string | null = null;
       try {
         await deps.temporal().workflow.start('exportWorkflow', exportWorkflowStart(made.id, {
           taskQueuePrefix: deps.config.temporal.taskQueuePrefix, heartbeatTimeoutMs: deps.config.render.heartbeatTimeoutMs,
@@ -92,10 +94,11 @@ export function deliveryRoutes(deps: GatewayDeps & { blobs: BlobStore }) {
         if (!(error instanceof WorkflowExecutionAlreadyStartedError)) {
           // It may have started all the same (an answer lost on the way): it stays queued, and
           // asking again starts it under the same workflow id, or finds it started.
-          await db.export.updateMany({ where: { id: made.id, status: 'queued' }, data: { error: NOT_STARTED } });
+          note = NOT_STARTED;
           c.var.log.error({ err: error }, 're-export not started');
         }
       }
+      if (note || made.error) await db.export.updateMany({ where: { id: made.id, status: 'queued' }, data: { error: note } });
     }
     return c.redirect(`${appUrl}/projects/${found.id}`, 303);
   });
