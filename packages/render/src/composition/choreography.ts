@@ -22,6 +22,14 @@ export function transitionInto(kind: SceneKind, previous: Transition['kind'] | n
   return { kind: choice, durationMs };
 }
 
+/** Voice lines start a little after their scene's cut, once the picture has settled. */
+const VOICE_OFFSET_MS = 250;
+
+/** Where a scene's voiceover line starts, from the scene's start: after the transition into it. */
+export function voiceOffsetMs(scene: Scene): number {
+  return Math.max(VOICE_OFFSET_MS, Math.round(scene.transition.durationMs / 2) + 100);
+}
+
 /** Scenes end to end, each with its transition in (the first has none), and their total length. */
 export function placeOnTimeline(parts: ScenePart[]): { scenes: Scene[]; durationMs: number } {
   let startMs = 0;

@@ -1,15 +1,13 @@
 import type { Brief, MediaItem, Pitch, Shot } from '@vp/contracts';
 import { excerptOf } from '../code/excerpt.ts';
 import { brandStyle } from './brand.ts';
-import { cameraMove, placeOnTimeline, type ScenePart } from './choreography.ts';
+import { cameraMove, placeOnTimeline, voiceOffsetMs, type ScenePart } from './choreography.ts';
 import { ASPECT_SIZES } from './frame-size.ts';
 import {
   COMPOSITION_VERSION, MAX_MEDIA_PER_SCENE, MAX_SCENES, parseComposition,
   type AudioPlan, type Composition, type MediaPlacement, type Music, type Scene, type SceneKind,
 } from './schema.ts';
 
-/** Voice lines start a little after their scene's cut, once the picture has settled. */
-const VOICE_OFFSET_MS = 250;
 const WORDS_PER_MINUTE = 165;
 
 const MUSIC_BY_TEMPLATE: Record<Brief['format']['template'], Pick<Music, 'key' | 'bpm' | 'progression'>> = {
@@ -124,8 +122,7 @@ function audioPlan(brief: Brief, pitch: Pitch, shots: Shot[], scenes: Scene[]): 
       const scene = opening.get(shotSceneId(shot));
       const text = shot.voiceover?.trim();
       if (!scene || !text) return [];
-      const offsetMs = Math.max(VOICE_OFFSET_MS, Math.round(scene.transition.durationMs / 2) + 100);
-      return [{ sceneId: scene.id, text, offsetMs, voice: 'en-us', wordsPerMinute: WORDS_PER_MINUTE }];
+      return [{ sceneId: scene.id, text, offsetMs: voiceOffsetMs(scene), voice: 'en-us', wordsPerMinute: WORDS_PER_MINUTE }];
     })
     : [];
   return {

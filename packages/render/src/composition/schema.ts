@@ -128,9 +128,10 @@ export const Sfx = z.object({
 export type Sfx = z.infer<typeof Sfx>;
 
 export const AudioPlan = z.object({
-  voiceover: z.array(VoiceLine),
+  /** At most one line a scene, and an effect or two. */
+  voiceover: z.array(VoiceLine).max(MAX_SCENES),
   music: Music.nullable(),
-  sfx: z.array(Sfx),
+  sfx: z.array(Sfx).max(2 * MAX_SCENES),
   /** Integrated loudness of the mix (EBU R128). */
   loudnessLufs: z.number().min(-30).max(-8),
 });
@@ -158,6 +159,10 @@ export const Composition = z
       if (scene.startMs !== expectedStart) issue(['scenes', index, 'startMs'], `Scenes follow each other: expected ${expectedStart}`);
       expectedStart = scene.startMs + scene.durationMs;
       if (ids.has(scene.id)) issue(['scenes', index, 'id'], `Duplicate scene id ${scene.id}`);
+      // Half of a transition plays before the cut and half after: each neighbour must hold it.
+      const before = composition.scenes[index - 1];
+      const room = before ? Math.min(before.durationMs, scene.durationMs) : Infinity;
+      if (scene.transition.durationMs > room) issue(['scenes', index, 'transition', 'durationMs'], `A transition lasts at most as long as the scenes either side of it: ${room} ms here`);
       ids.add(scene.id);
       scene.media.forEach((placement, m) => {
         if (!assets.has(placement.assetId)) issue(['scenes', index, 'media', m, 'assetId'], `Unknown media ${placement.assetId}`);
