@@ -1,4 +1,4 @@
-import { Prisma, type Db } from '@vp/db';
+import { Prisma, type Db, type Export } from '@vp/db';
 
 /**
  * The project of a production or a render with its first version. The first try composes
@@ -31,5 +31,25 @@ export function projectWithHistory(db: Db, projectId: string) {
       versions: { orderBy: { version: 'desc' }, include: { exports: { orderBy: { createdAt: 'desc' } } } },
       production: { select: { id: true, stage: true } },
     },
+  });
+}
+
+/**
+ * Saves a project's next version, edited from `baseVersion`, with its export queued beside it
+ * (one transaction: a version is never left without the export it was saved for). Null when
+ * another version was saved since: an edit never lands on a version its author did not see.
+ * The project's row is locked while checking, so of two saves from one version, one wins.
+ */
+export async function saveVersion(
+  db: Db,
+  input: { projectId: string; baseVersion: number; composition: unknown; exportId: string },
+): Promise<Export | null> {
+  return db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM projects WHERE id = ${input.projectId}::uuid FOR UPDATE`;
+    const newest = await tx.projectVersion.findFirst({ where: { projectId: input.projectId }, orderBy: { version: 'desc' }, select: { version: true } });
+    if (newest?.version !== input.baseVersion) return null;
+    const version = input.baseVersion + 1;
+    await tx.projectVersion.create({ data: { projectId: input.projectId, version, composition: input.composition as Prisma.InputJsonValue } });
+    return tx.export.create({ data: { id: input.exportId, projectId: input.projectId, version } });
   });
 }

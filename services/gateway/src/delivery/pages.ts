@@ -1,6 +1,9 @@
 import type { Export, Project, ProjectVersion } from '@vp/db';
 import { formatBytes, formatDuration, formatUtc as when } from '../http/format.ts';
 import { html, page } from '../http/html.ts';
+import { editForm, type EditState, type StoredComposition } from './edit-form.ts';
+
+export type { EditState } from './edit-form.ts';
 
 /** The public player: the video with its poster frame, titled from the pitch. */
 export function sharePage(input: {
@@ -23,24 +26,26 @@ export function sharePage(input: {
   });
 }
 
-type Scene = { kind?: string; title?: string | null; text?: string | null; durationMs?: number };
-type CompositionSummary = { width?: number; height?: number; durationMs?: number; scenes?: Scene[] };
-
 /**
  * The editable project: every version's composition (its scenes, and the whole of it as JSON)
- * with its exports, and a button to export a version again on the render farm.
+ * with its exports, a button to export a version again on the render farm, and on the newest
+ * version the form that saves the next one (`edit`: a form sent back, refused).
  */
 export function projectPage(input: {
   project: Project;
+  /** Newest first. */
   versions: (ProjectVersion & { exports: Export[] })[];
   productionPageUrl: string | null;
   appUrl: string;
   projectUrl: string;
+  edit?: EditState;
 }): string {
+  // The first version lasts as long as the credits paid for; edits may not go past it.
+  const paidMs = (input.versions.at(-1)?.composition as StoredComposition | undefined)?.durationMs ?? 0;
   // Following an export: one being made, or queued and not known to be stuck (an error says it did not start).
   const busy = input.versions.some((v) => v.exports.some((e) => e.status === 'rendering' || (e.status === 'queued' && !e.error)));
-  const versions = input.versions.map((version) => {
-    const composition = version.composition as CompositionSummary;
+  const versions = input.versions.map((version, index) => {
+    const composition = version.composition as StoredComposition;
     const scenes = composition.scenes ?? [];
     const exportRows = version.exports.map((made) => html`<tr>
       <td>${when(made.createdAt)}</td>
@@ -56,6 +61,7 @@ export function projectPage(input: {
   <table><thead><tr><th>#</th><th>Scene</th><th>Length</th></tr></thead><tbody>
     ${scenes.map((scene, i) => html`<tr><td>${i + 1}</td><td><strong>${scene.title ?? scene.kind ?? ''}</strong>${scene.text ? html`<br><span class="muted">${scene.text}</span>` : ''}</td><td>${formatDuration(scene.durationMs ?? 0)}</td></tr>`)}
   </tbody></table>
+  ${index === 0 ? editForm({ action: `${input.projectUrl}/versions`, baseVersion: version.version, composition, maxDurationMs: paidMs, edit: input.edit }) : null}
   <details><summary>The composition (JSON)</summary><pre>${JSON.stringify(version.composition, null, 2)}</pre></details>
   <h2 style="margin-top:16px">Exports</h2>
   ${version.exports.length

@@ -1,11 +1,12 @@
 import { Client } from '@temporalio/client';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { Delivery, PHASES, type BriefInput, type Stage } from '@vp/contracts';
 import { balance } from '@vp/ledger';
 import { deliveryExportId, exportKeys, finishExport, sharePosterUrl, shareUrl, shareVideoUrl } from '@vp/projects';
+import { framesAt, shareNear } from '@vp/render/testing';
 import { seedAccount, test, waitFor } from '@vp/testing';
 import { startReceiver, type Receiver } from '@vp/webhooks/testing';
 import { makeImage, probe, startMediaServer } from '../testing/media.ts';
@@ -300,6 +301,118 @@ describe('a greenlit production', () => {
     await waitFor(async () => (await database.db.export.findUniqueOrThrow({ where: { id: stuck.id } })).status === 'done', { what: 'the re-export', ...RENDER });
     expect(await database.db.export.count({ where: { projectId: delivery.projectId } })).toBe(exportsBefore + 1);
   }, 180_000);
+});
+
+/** The fields a browser sends for a page's form, as the page fills them in. */
+function fieldsOf(page: string): Record<string, string> {
+  const text = (html: string) => html.replace(/&(lt|gt|quot|#39|amp);/g, (_, name: string) => ({ lt: '<', gt: '>', quot: '"', '#39': "'", amp: '&' })[name]!);
+  const start = page.indexOf('/versions">'); // the edit form's action
+  const form = page.slice(start, page.indexOf('</form>', start));
+  const fields: Record<string, string> = {};
+  for (const [, name, value] of form.matchAll(/<input[^>]*\bname="([^"]+)"[^>]*\bvalue="([^"]*)"/g)) fields[name!] = text(value!);
+  for (const [, name, value] of form.matchAll(/<textarea[^>]*\bname="([^"]+)"[^>]*>([^<]*)<\/textarea>/g)) fields[name!] = text(value!).replace(/\n/g, '\r\n');
+  for (const [, name, options] of form.matchAll(/<select[^>]*\bname="([^"]+)"[^>]*>(.*?)<\/select>/gs)) fields[name!] = /<option selected>([^<]*)</.exec(options!)![1]!;
+  return fields;
+}
+
+describe('an edit of a delivered production\'s project', () => {
+  type Stored = { durationMs: number; brand: { backgroundColor: string }; scenes: { id: string; title: string | null; durationMs: number; startMs: number }[] };
+  const form = (stack: Stack, path: string, fields: Record<string, string>, headers: Record<string, string> = { accept: 'text/html' }) =>
+    stack.app.request(`${path}/versions`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(fields).toString() });
+  const versionOf = async (db: Parameters<typeof seedAccount>[0], projectId: string, version: number) =>
+    (await db.projectVersion.findUniqueOrThrow({ where: { projectId_version: { projectId, version } } })).composition as Stored;
+  const exportsDone = (db: Parameters<typeof seedAccount>[0], projectId: string) =>
+    waitFor(async () => (await db.export.count({ where: { projectId, status: { not: 'done' } } })) === 0, { what: 'every export', ...RENDER });
+
+  it('is saved as the next version and exported: the new video shows the change', async ({ stack, database }) => {
+    const me = await client(stack, database.db);
+    const production = await me.greenlit({ intent: 'Announce release 2.5' });
+    const { delivery } = (await me.reach(production.id, 'delivered', RENDER)).production;
+    const path = new URL(delivery.editUrl).pathname;
+    const page = await (await get(stack, delivery.editUrl, { accept: 'text/html' })).text();
+    expect(page).toContain('name="baseVersion" value="1"');
+    expect(page).toContain('name="scenes.0.title"');
+    expect(page).toContain('Save as version 2 and export it');
+    const first = await versionOf(database.db, delivery.projectId, 1);
+
+    const saved = await form(stack, path, { baseVersion: '1', 'scenes.0.title': 'Release 2.5 is out', 'brand.backgroundColor': '#1E6091' });
+    expect([saved.status, saved.headers.get('location')]).toEqual([303, delivery.editUrl]);
+    const second = await versionOf(database.db, delivery.projectId, 2);
+    expect(second).toMatchObject({ durationMs: first.durationMs, brand: { backgroundColor: '#1e6091' } });
+    expect(second.scenes.map((s) => s.title)).toEqual(first.scenes.map((s, i) => (i === 0 ? 'Release 2.5 is out' : s.title)));
+
+    const made = await database.db.export.findFirstOrThrow({ where: { projectId: delivery.projectId, version: 2 } });
+    await waitFor(async () => (await database.db.export.findUniqueOrThrow({ where: { id: made.id } })).status === 'done', { what: 'the export of version 2', ...RENDER });
+    const video = new Uint8Array(await (await get(stack, `${stack.config.appUrl}/share/${made.id}/video.mp4`)).arrayBuffer());
+    const probed = await probe(video);
+    expect(probed).toMatchObject({ width: 1920, height: 1080 });
+    expect(Math.abs(probed.durationMs - first.durationMs)).toBeLessThanOrEqual(34); // within a frame
+    const dir = await mkdtemp(join(tmpdir(), 'vp-edit-'));
+    try {
+      await writeFile(join(dir, 'v2.mp4'), video);
+      const [title] = await framesAt(join(dir, 'v2.mp4'), [second.scenes[0]!.durationMs / 2], { width: 1920, height: 1080 });
+      expect(shareNear(title!, '#1e6091')).toBeGreaterThan(0.2);
+      expect(shareNear(title!, first.brand.backgroundColor)).toBeLessThan(0.02);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    const after = await (await get(stack, delivery.editUrl, { accept: 'text/html' })).text();
+    expect(after).toContain('Version 2');
+    expect(after).toContain('name="baseVersion" value="2"');
+    expect(after).toContain(`/share/${made.id}`);
+  }, 240_000);
+
+  it('refuses what cannot be saved, one save from a version at a time, and saves nothing half', async ({ stack, database }) => {
+    const me = await client(stack, database.db);
+    const production = await me.greenlit({ intent: 'Announce release 2.6' });
+    const { delivery } = (await me.reach(production.id, 'delivered', RENDER)).production;
+    const path = new URL(delivery.editUrl).pathname;
+    const first = await versionOf(database.db, delivery.projectId, 1);
+    const versions = () => database.db.projectVersion.count({ where: { projectId: delivery.projectId } });
+
+    // Longer than the credits paid for: the page again, with what was typed and why.
+    const longer = String(first.scenes[0]!.durationMs + 1000);
+    const refused = await form(stack, path, { baseVersion: '1', 'scenes.0.durationMs': longer, 'scenes.0.title': 'Typed <here>' });
+    expect(refused.status).toBe(400);
+    const page = await refused.text();
+    expect(page).toContain('Nothing was saved');
+    expect(page).toContain(`the video may last at most ${(first.durationMs / 1000).toFixed(1)} s, the length its credits paid for`);
+    expect(page).toContain(`value="${longer}"`);
+    expect(page).toContain('value="Typed &lt;here&gt;"');
+    // A program gets the error shape, with every issue.
+    const bad = await form(stack, path, { baseVersion: '1', 'brand.backgroundColor': 'red', 'scenes.0.durationMs': '1.5', 'scenes.0.title': 'a\0b' }, {});
+    expect(bad.status).toBe(400);
+    expect((await json(bad)).issues.map((i: { path: string }) => i.path).sort()).toEqual(['brand.backgroundColor', 'scenes.0.durationMs', 'scenes.0.title']);
+    expect(await json(await form(stack, path, { 'scenes.0.title': 'No version' }, {}))).toMatchObject({ issues: [{ path: 'baseVersion' }] });
+    const asJson = await stack.app.request(`${path}/versions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"baseVersion":1}' });
+    expect(asJson.status).toBe(415);
+    expect(await versions()).toBe(1);
+
+    // Two saves from version 1 at once: one is version 2, the other is told the project moved on.
+    const answers = await Promise.all(['Mine', 'Theirs'].map((title) => form(stack, path, { baseVersion: '1', 'scenes.0.title': title }, {})));
+    expect(answers.map((a) => a.status).sort()).toEqual([303, 409]);
+    const lost = answers.find((a) => a.status === 409)!;
+    expect(await json(lost)).toMatchObject({ code: 'stale' });
+    expect(await versions()).toBe(2);
+    // A page opened before it: the changes come back over the newest version, not saved.
+    const late = await form(stack, path, { baseVersion: '1', 'scenes.0.title': 'Too late' });
+    expect(late.status).toBe(409);
+    const latePage = await late.text();
+    expect(latePage).toContain('Another version was saved since this page was opened');
+    expect(latePage).toContain('name="baseVersion" value="2"');
+    expect(latePage).toContain('value="Too late"');
+    expect(await database.db.export.count({ where: { projectId: delivery.projectId, version: 2 } })).toBe(1);
+
+    // The form sent as the page has it, untouched: no new version; once the export of version 2
+    // is done, that version is exported again.
+    await exportsDone(database.db, delivery.projectId);
+    const untouched = fieldsOf(await (await get(stack, delivery.editUrl, { accept: 'text/html' })).text());
+    expect(untouched).toMatchObject({ baseVersion: '2', 'scenes.0.title': expect.any(String), 'brand.textColor': expect.stringMatching(/^#/) });
+    expect((await form(stack, path, untouched)).status).toBe(303);
+    expect(await versions()).toBe(2);
+    expect(await database.db.export.count({ where: { projectId: delivery.projectId, version: 2 } })).toBe(2);
+    await exportsDone(database.db, delivery.projectId);
+  }, 300_000);
 });
 
 describe('a production whose medium cannot be used', () => {
