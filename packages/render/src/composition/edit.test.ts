@@ -81,6 +81,10 @@ describe('editComposition', () => {
       'brand.backgroundColor', 'scenes.0.durationMs', 'scenes.0.title', 'scenes.1.durationMs', 'scenes.1.transition.kind', 'scenes.2.durationMs', 'scenes.3.text', 'voiceover.first',
     ]);
     expect(found.find((i) => i.path === 'scenes.3.text')?.message).toMatch(/NUL/);
+    const message = (path: string) => found.find((i) => i.path === path)?.message;
+    expect([message('scenes.0.durationMs'), message('scenes.1.durationMs'), message('scenes.2.durationMs')])
+      .toEqual(['a whole number of milliseconds', 'a whole number of milliseconds', 'at least 300 ms']);
+    expect(issues({ scenes: { 1: { transition: { durationMs: 4000 } } } })).toEqual([{ path: 'scenes.1.transition.durationMs', message: 'at most 2000 ms' }]);
     expect(issues({ scenes: { 9: { title: 'Nine' } }, voiceover: { 7: 'Seven' } })).toEqual([
       { path: 'scenes.9', message: 'The project has nothing at this index.' },
       { path: 'voiceover.7', message: 'The project has nothing at this index.' },

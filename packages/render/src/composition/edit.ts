@@ -7,11 +7,13 @@ import { Composition, parseComposition, retime, TRANSITIONS } from './schema.ts'
 /** Text as a person types it: no NUL (PostgreSQL stores none), ends trimmed, a form's CRLF line breaks as LF. */
 const Typed = (max: number) =>
   z.string().refine((text) => !text.includes('\0'), NUL_REFUSED).transform((text) => text.replace(/\r\n?/g, '\n').trim()).pipe(z.string().max(max));
+const WHOLE_MS = 'a whole number of milliseconds';
 /** A number of milliseconds, sent as a number or as a form's text; an empty field is left out. */
 const TypedMs = (min: number, max: number) =>
   z.preprocess(
     (value) => (typeof value === 'string' ? (value.trim() === '' ? undefined : Number(value)) : value),
-    z.number({ error: 'a whole number of milliseconds' }).int('a whole number of milliseconds').min(min).max(max).optional(),
+    z.number({ error: (issue) => (issue.code === 'invalid_type' ? WHOLE_MS : undefined) }).int(WHOLE_MS)
+      .min(min, `at least ${min} ms`).max(max, `at most ${max} ms`).optional(),
   );
 const Hex = z.string().transform((text) => text.trim().toLowerCase()).pipe(z.string().regex(/^#[0-9a-f]{6}$/, 'a colour as #rrggbb'));
 /** Fields keyed by their index in the project's list (a form's `scenes.2.title`). */
