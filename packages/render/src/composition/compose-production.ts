@@ -134,11 +134,11 @@ function audioPlan(brief: Brief, pitch: Pitch, shots: Shot[], scenes: Scene[]): 
   };
 }
 
-/** A whoosh on every transition, centred on the cut, and a soft impact when the outro lands. */
+/** A whoosh on every transition that takes time, centred on the cut, and a soft impact when the outro lands. */
 export function transitionEffects(scenes: Scene[]): AudioPlan['sfx'] {
   return scenes.flatMap((scene, i) => {
     const effects: AudioPlan['sfx'] = [];
-    if (i > 0 && scene.transition.kind !== 'cut') {
+    if (i > 0 && scene.transition.kind !== 'cut' && scene.transition.durationMs > 0) {
       effects.push({ kind: 'whoosh', sceneId: scene.id, offsetMs: -Math.round(scene.transition.durationMs / 2), gainDb: -8 });
     }
     if (scene.kind === 'outro' || scene.kind === 'title') {

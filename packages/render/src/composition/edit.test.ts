@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { sampleBrief, shortPitch } from '../testing/fixtures.ts';
 import { composeProduction } from './compose-production.ts';
-import { editComposition } from './edit.ts';
+import { contrast, readableOn } from '../style/color.ts';
+import { editComposition, rebaseEdit } from './edit.ts';
 import type { Composition } from './schema.ts';
 
 const base = composeProduction({ brief: sampleBrief((path) => `https://media.example.com${path}`), pitch: shortPitch() });
-const PAID = { maxDurationMs: base.durationMs };
+const PAID = { maxDurationMs: base.durationMs, soundEffects: true };
 
-function edited(edit: unknown, options = PAID): Composition {
-  const result = editComposition(base, edit, options);
+function edited(edit: unknown, options = PAID, from: Composition = base): Composition {
+  const result = editComposition(from, edit, options);
   if ('issues' in result) throw new Error(`refused: ${JSON.stringify(result.issues)}`);
   return result.composition;
 }
@@ -90,5 +91,57 @@ describe('editComposition', () => {
       { path: 'voiceover.7', message: 'The project has nothing at this index.' },
     ]);
     expect(issues('not an edit')).toHaveLength(1);
+  });
+
+  it('refuses a scene of words left without any', () => {
+    expect(issues({ scenes: { 0: { title: '', text: ' ' } } })).toEqual([{ path: 'scenes.0.title', message: 'This scene shows only words: give it a heading or a text.' }]);
+    expect(edited({ scenes: { 0: { title: '' } } }).scenes[0]).toMatchObject({ title: null, text: base.scenes[0]!.text });
+  });
+
+  it('keeps a cut instant, and sounds a whoosh only on a transition that takes time', () => {
+    const next = edited({ scenes: { 1: { transition: { kind: 'cut' } }, 2: { transition: { durationMs: '0' } } } });
+    expect(next.scenes[1]?.transition).toEqual({ kind: 'cut', durationMs: 0 });
+    expect(next.scenes[2]?.transition).toEqual({ kind: base.scenes[2]!.transition.kind, durationMs: 0 });
+    expect(next.audio.sfx.filter((s) => s.kind === 'whoosh').map((s) => s.sceneId)).toEqual(['shot-3']);
+    // The first scene has no transition in: what is sent for it is ignored.
+    expect(edited({ scenes: { 0: { transition: { kind: 'wipe', durationMs: 900 } } } })).toEqual(base);
+  });
+
+  it('places the effects again as the format asks: back when transitions come back, none when it has them off', () => {
+    const quiet = edited({ scenes: { 1: { transition: { kind: 'cut' } }, 2: { transition: { kind: 'cut' } }, 3: { transition: { kind: 'cut' } } } });
+    const again = edited({ scenes: { 2: { transition: { kind: 'fade', durationMs: 300 } } } }, PAID, quiet);
+    expect(again.audio.sfx.some((s) => s.kind === 'whoosh' && s.sceneId === 'shot-2')).toBe(true);
+    expect(edited({ scenes: { 0: { title: 'Quiet' } } }, { ...PAID, soundEffects: false }).audio.sfx).toEqual([]);
+  });
+
+  it('makes new colours readable as the composer does: the text follows the background, a lost accent is lifted', () => {
+    const light = edited({ brand: { backgroundColor: '#FFFFFF', primaryColor: '#fefefe' } });
+    expect(light.brand).toMatchObject({ backgroundColor: '#ffffff', textColor: readableOn('#ffffff'), name: base.brand.name, fontFamily: base.brand.fontFamily, logoUrl: base.brand.logoUrl });
+    expect(contrast(light.brand.primaryColor, '#ffffff')).toBeGreaterThan(1.2);
+    expect(issues({ brand: { textColor: '#000000' } })).toEqual([]); // not an editable field: ignored
+  });
+
+  it('changes nothing for a form sent back untouched, whatever its spacing', () => {
+    const spaced = { ...base, scenes: base.scenes.map((s, i) => (i === 2 ? { ...s, text: '  Every render,\n at a glance ' } : s)) };
+    const untouched = {
+      brand: { primaryColor: base.brand.primaryColor.toUpperCase(), backgroundColor: base.brand.backgroundColor },
+      scenes: Object.fromEntries(spaced.scenes.map((s, i) => [i, { title: s.title ?? '', text: (s.text ?? '').replace(/\s+/g, ' ').trim(), durationMs: String(s.durationMs), transition: { kind: s.transition.kind, durationMs: String(s.transition.durationMs) } }])),
+      voiceover: Object.fromEntries(spaced.audio.voiceover.map((l, i) => [i, `${l.text}\r\n`])),
+    };
+    expect(edited(untouched, PAID, spaced)).toEqual(spaced);
+    expect(issues({ scenes: { 0: { durationMs: '0x1f4' }, 1: { durationMs: '5e2' } } }).map((i) => i.message)).toEqual(['a whole number of milliseconds', 'a whole number of milliseconds']);
+  });
+});
+
+describe('rebaseEdit', () => {
+  it('carries onto a newer version only the fields a form changed, each line onto its scene', () => {
+    const newer = edited({ scenes: { 2: { title: 'Theirs' } }, voiceover: { 0: '' } });
+    const form = {
+      brand: { primaryColor: base.brand.primaryColor, backgroundColor: base.brand.backgroundColor },
+      scenes: Object.fromEntries(base.scenes.map((s, i) => [i, { title: i === 0 ? 'Mine' : s.title ?? '', text: s.text ?? '', durationMs: String(s.durationMs) }])),
+      voiceover: { 0: 'Dropped by them, changed by me', 1: 'Changed line', 2: base.audio.voiceover[2]!.text },
+    };
+    expect(rebaseEdit(base, newer, form)).toEqual({ values: { scenes: { 0: { title: 'Mine' } }, voiceover: { 0: 'Changed line' } }, lost: 1 });
+    expect(newer.audio.voiceover[0]?.sceneId).toBe(base.audio.voiceover[1]?.sceneId);
   });
 });
