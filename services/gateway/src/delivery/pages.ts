@@ -1,9 +1,7 @@
 import type { Export, Project, ProjectVersion } from '@vp/db';
 import { formatBytes, formatDuration, formatUtc as when } from '../http/format.ts';
 import { html, page } from '../http/html.ts';
-import { editForm, type EditState, type StoredComposition } from './edit-form.ts';
-
-export type { EditState } from './edit-form.ts';
+import type { StoredComposition } from './edit-page.ts';
 
 /** The public player: the video with its poster frame, titled from the pitch. */
 export function sharePage(input: {
@@ -27,9 +25,8 @@ export function sharePage(input: {
 }
 
 /**
- * The editable project: every version's composition (its scenes, and the whole of it as JSON)
- * with its exports, a button to export a version again on the render farm, and on the newest
- * version the form that saves the next one (`edit`: a form sent back, refused).
+ * The editable project: every version's scenes with its exports and a button to export it again
+ * on the render farm; the newest version's whole composition as JSON, and a link to its edit page.
  */
 export function projectPage(input: {
   project: Project;
@@ -38,10 +35,7 @@ export function projectPage(input: {
   productionPageUrl: string | null;
   appUrl: string;
   projectUrl: string;
-  edit?: EditState;
 }): string {
-  // The first version lasts as long as the credits paid for; edits may not go past it.
-  const paidMs = (input.versions.at(-1)?.composition as StoredComposition | undefined)?.durationMs ?? 0;
   // Following an export: one being made, or queued and not known to be stuck (an error says it did not start).
   const busy = input.versions.some((v) => v.exports.some((e) => e.status === 'rendering' || (e.status === 'queued' && !e.error)));
   const versions = input.versions.map((version, index) => {
@@ -61,8 +55,8 @@ export function projectPage(input: {
   <table><thead><tr><th>#</th><th>Scene</th><th>Length</th></tr></thead><tbody>
     ${scenes.map((scene, i) => html`<tr><td>${i + 1}</td><td><strong>${scene.title ?? scene.kind ?? ''}</strong>${scene.text ? html`<br><span class="muted">${scene.text}</span>` : ''}</td><td>${formatDuration(scene.durationMs ?? 0)}</td></tr>`)}
   </tbody></table>
-  ${index === 0 ? editForm({ action: `${input.projectUrl}/versions`, baseVersion: version.version, composition, maxDurationMs: paidMs, edit: input.edit }) : null}
-  <details><summary>The composition (JSON)</summary><pre>${JSON.stringify(version.composition, null, 2)}</pre></details>
+  ${index === 0 ? html`<p><a href="${input.projectUrl}/edit">Edit, and export as version ${version.version + 1}</a></p>
+  <details><summary>The composition (JSON)</summary><pre>${JSON.stringify(version.composition, null, 2)}</pre></details>` : null}
   <h2 style="margin-top:16px">Exports</h2>
   ${version.exports.length
     ? html`<table><thead><tr><th>Started</th><th>Status</th><th></th></tr></thead><tbody>${exportRows}</tbody></table>`

@@ -10,6 +10,7 @@ import { framesAt, shareNear } from '@vp/render/testing';
 import { seedAccount, test, waitFor } from '@vp/testing';
 import { startReceiver, type Receiver } from '@vp/webhooks/testing';
 import { makeImage, probe, startMediaServer } from '../testing/media.ts';
+import { MAX_VERSIONS } from './project-edit.ts';
 import { appOverTemporal, createTestStack, json, withKey } from '../test-app.ts';
 
 type Stack = Awaited<ReturnType<typeof createTestStack>>;
@@ -35,7 +36,8 @@ const it = test.extend('stack', { scope: 'file' }, async ({ database }, { onClea
   const dataDir = await mkdtemp(join(tmpdir(), 'vp-delivery-'));
   const stack = await createTestStack(database, {
     render: true,
-    env: { DATA_DIR: dataDir, ALLOW_PRIVATE_URLS: 'true', RENDER_HEARTBEAT_TIMEOUT_MS: '20000' },
+    // Behind a trusted proxy: a test posting pages' forms comes from an address of its own.
+    env: { DATA_DIR: dataDir, ALLOW_PRIVATE_URLS: 'true', RENDER_HEARTBEAT_TIMEOUT_MS: '20000', TRUST_PROXY: 'true' },
     worker: { webhookTransport: { ca: receiver.ca } },
   });
   onCleanup(async () => {
@@ -303,10 +305,10 @@ describe('a greenlit production', () => {
   }, 180_000);
 });
 
-/** The fields a browser sends for a page's form, as the page fills them in. */
+/** The fields a browser sends for the edit page's form, as the page fills them in. */
 function fieldsOf(page: string): Record<string, string> {
   const text = (html: string) => html.replace(/&(lt|gt|quot|#39|amp);/g, (_, name: string) => ({ lt: '<', gt: '>', quot: '"', '#39': "'", amp: '&' })[name]!);
-  const start = page.indexOf('/versions">'); // the edit form's action
+  const start = page.indexOf('<form method="post"');
   const form = page.slice(start, page.indexOf('</form>', start));
   const fields: Record<string, string> = {};
   for (const [, name, value] of form.matchAll(/<input[^>]*\bname="([^"]+)"[^>]*\bvalue="([^"]*)"/g)) fields[name!] = text(value!);
@@ -316,30 +318,50 @@ function fieldsOf(page: string): Record<string, string> {
 }
 
 describe('an edit of a delivered production\'s project', () => {
-  type Stored = { durationMs: number; brand: { backgroundColor: string }; scenes: { id: string; title: string | null; durationMs: number; startMs: number }[] };
-  const form = (stack: Stack, path: string, fields: Record<string, string>, headers: Record<string, string> = { accept: 'text/html' }) =>
-    stack.app.request(`${path}/versions`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(fields).toString() });
+  type Stored = {
+    durationMs: number; brand: { backgroundColor: string; textColor: string };
+    scenes: { id: string; title: string | null; durationMs: number; startMs: number }[];
+  };
+  let addresses = 0;
+  /** Posts the edit form of a project from an address of its own, as a person would (30 a minute each). */
+  const editor = (stack: Stack, path: string) => {
+    const from = { 'x-forwarded-for': `203.0.113.${++addresses}` };
+    const request = (init: RequestInit & { headers: Record<string, string> }) => stack.app.request(`${path}/versions`, { ...init, method: 'POST', headers: { ...from, ...init.headers } });
+    const save = (fields: Record<string, string>, headers: Record<string, string> = { accept: 'text/html' }) =>
+      request({ headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(fields).toString() });
+    return Object.assign(save, { request });
+  };
   const versionOf = async (db: Parameters<typeof seedAccount>[0], projectId: string, version: number) =>
     (await db.projectVersion.findUniqueOrThrow({ where: { projectId_version: { projectId, version } } })).composition as Stored;
   const exportsDone = (db: Parameters<typeof seedAccount>[0], projectId: string) =>
     waitFor(async () => (await db.export.count({ where: { projectId, status: { not: 'done' } } })) === 0, { what: 'every export', ...RENDER });
+  const editPage = async (stack: Stack, editUrl: string) => {
+    const page = await get(stack, `${editUrl}/edit`, { accept: 'text/html' });
+    expect(page.status).toBe(200);
+    return page.text();
+  };
 
   it('is saved as the next version and exported: the new video shows the change', async ({ stack, database }) => {
     const me = await client(stack, database.db);
     const production = await me.greenlit({ intent: 'Announce release 2.5' });
     const { delivery } = (await me.reach(production.id, 'delivered', RENDER)).production;
-    const path = new URL(delivery.editUrl).pathname;
-    const page = await (await get(stack, delivery.editUrl, { accept: 'text/html' })).text();
+    const save = editor(stack, new URL(delivery.editUrl).pathname);
+    expect(await (await get(stack, delivery.editUrl, { accept: 'text/html' })).text()).toContain(`href="${delivery.editUrl}/edit"`);
+    const page = await editPage(stack, delivery.editUrl);
     expect(page).toContain('name="baseVersion" value="1"');
     expect(page).toContain('name="scenes.0.title"');
     expect(page).toContain('Save as version 2 and export it');
     const first = await versionOf(database.db, delivery.projectId, 1);
 
-    const saved = await form(stack, path, { baseVersion: '1', 'scenes.0.title': 'Release 2.5 is out', 'brand.backgroundColor': '#1E6091' });
+    const saved = await save({ baseVersion: '1', 'scenes.0.title': 'Release 2.5 is out', 'brand.backgroundColor': '#F4F1E8' });
     expect([saved.status, saved.headers.get('location')]).toEqual([303, delivery.editUrl]);
     const second = await versionOf(database.db, delivery.projectId, 2);
-    expect(second).toMatchObject({ durationMs: first.durationMs, brand: { backgroundColor: '#1e6091' } });
+    // A light background: the text turns dark, so that it stays readable.
+    expect(second).toMatchObject({ durationMs: first.durationMs, brand: { backgroundColor: '#f4f1e8', textColor: expect.not.stringMatching(first.brand.textColor) } });
     expect(second.scenes.map((s) => s.title)).toEqual(first.scenes.map((s, i) => (i === 0 ? 'Release 2.5 is out' : s.title)));
+    // The project's page follows the export; the edit page never reloads under a person typing.
+    expect(await (await get(stack, delivery.editUrl, { accept: 'text/html' })).text()).toContain('http-equiv="refresh"');
+    expect(await editPage(stack, delivery.editUrl)).not.toContain('http-equiv="refresh"');
 
     const made = await database.db.export.findFirstOrThrow({ where: { projectId: delivery.projectId, version: 2 } });
     await waitFor(async () => (await database.db.export.findUniqueOrThrow({ where: { id: made.id } })).status === 'done', { what: 'the export of version 2', ...RENDER });
@@ -351,28 +373,29 @@ describe('an edit of a delivered production\'s project', () => {
     try {
       await writeFile(join(dir, 'v2.mp4'), video);
       const [title] = await framesAt(join(dir, 'v2.mp4'), [second.scenes[0]!.durationMs / 2], { width: 1920, height: 1080 });
-      expect(shareNear(title!, '#1e6091')).toBeGreaterThan(0.2);
+      expect(shareNear(title!, '#f4f1e8')).toBeGreaterThan(0.2);
       expect(shareNear(title!, first.brand.backgroundColor)).toBeLessThan(0.02);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
     const after = await (await get(stack, delivery.editUrl, { accept: 'text/html' })).text();
     expect(after).toContain('Version 2');
-    expect(after).toContain('name="baseVersion" value="2"');
     expect(after).toContain(`/share/${made.id}`);
+    expect(await editPage(stack, delivery.editUrl)).toContain('name="baseVersion" value="2"');
   }, 240_000);
 
   it('refuses what cannot be saved, one save from a version at a time, and saves nothing half', async ({ stack, database }) => {
     const me = await client(stack, database.db);
     const production = await me.greenlit({ intent: 'Announce release 2.6' });
     const { delivery } = (await me.reach(production.id, 'delivered', RENDER)).production;
-    const path = new URL(delivery.editUrl).pathname;
+    const save = editor(stack, new URL(delivery.editUrl).pathname);
     const first = await versionOf(database.db, delivery.projectId, 1);
     const versions = () => database.db.projectVersion.count({ where: { projectId: delivery.projectId } });
+    const openedAtVersion1 = fieldsOf(await editPage(stack, delivery.editUrl));
 
     // Longer than the credits paid for: the page again, with what was typed and why.
     const longer = String(first.scenes[0]!.durationMs + 1000);
-    const refused = await form(stack, path, { baseVersion: '1', 'scenes.0.durationMs': longer, 'scenes.0.title': 'Typed <here>' });
+    const refused = await save({ baseVersion: '1', 'scenes.0.durationMs': longer, 'scenes.0.title': 'Typed <here>' });
     expect(refused.status).toBe(400);
     const page = await refused.text();
     expect(page).toContain('Nothing was saved');
@@ -380,39 +403,71 @@ describe('an edit of a delivered production\'s project', () => {
     expect(page).toContain(`value="${longer}"`);
     expect(page).toContain('value="Typed &lt;here&gt;"');
     // A program gets the error shape, with every issue.
-    const bad = await form(stack, path, { baseVersion: '1', 'brand.backgroundColor': 'red', 'scenes.0.durationMs': '1.5', 'scenes.0.title': 'a\0b' }, {});
+    const bad = await save({ baseVersion: '1', 'brand.backgroundColor': 'red', 'scenes.0.durationMs': '1.5', 'scenes.0.title': 'a\0b' }, {});
     expect(bad.status).toBe(400);
     expect((await json(bad)).issues.map((i: { path: string }) => i.path).sort()).toEqual(['brand.backgroundColor', 'scenes.0.durationMs', 'scenes.0.title']);
-    expect(await json(await form(stack, path, { 'scenes.0.title': 'No version' }, {}))).toMatchObject({ issues: [{ path: 'baseVersion' }] });
-    const asJson = await stack.app.request(`${path}/versions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"baseVersion":1}' });
+    for (const baseVersion of [undefined, '0', '9', 'one']) {
+      const fields: Record<string, string> = baseVersion === undefined ? { 'scenes.0.title': 'No version' } : { baseVersion, 'scenes.0.title': 'No such version' };
+      expect(await json(await save(fields, {}))).toMatchObject({ issues: [{ path: 'baseVersion' }] });
+    }
+    const asJson = await save.request({ headers: { 'content-type': 'application/json' }, body: '{"baseVersion":1}' });
     expect(asJson.status).toBe(415);
+    const chunks = [new TextEncoder().encode(`baseVersion=1&scenes.0.text=${'x'.repeat(stack.config.http.bodyLimitBytes)}`)];
+    const streamed = await save.request({
+      headers: { 'content-type': 'application/x-www-form-urlencoded' }, duplex: 'half',
+      body: new ReadableStream({ pull: (controller) => (chunks.length ? controller.enqueue(chunks.shift()!) : controller.close()) }),
+    } as RequestInit & { headers: Record<string, string> });
+    expect(streamed.status).toBe(413);
     expect(await versions()).toBe(1);
 
     // Two saves from version 1 at once: one is version 2, the other is told the project moved on.
-    const answers = await Promise.all(['Mine', 'Theirs'].map((title) => form(stack, path, { baseVersion: '1', 'scenes.0.title': title }, {})));
+    const answers = await Promise.all(['Mine', 'Theirs'].map((title) => save({ baseVersion: '1', 'scenes.0.title': title }, {})));
     expect(answers.map((a) => a.status).sort()).toEqual([303, 409]);
-    const lost = answers.find((a) => a.status === 409)!;
-    expect(await json(lost)).toMatchObject({ code: 'stale' });
+    expect(await json(answers.find((a) => a.status === 409)!)).toMatchObject({ code: 'stale' });
     expect(await versions()).toBe(2);
-    // A page opened before it: the changes come back over the newest version, not saved.
-    const late = await form(stack, path, { baseVersion: '1', 'scenes.0.title': 'Too late' });
+    const winner = (await versionOf(database.db, delivery.projectId, 2)).scenes[0]!.title;
+
+    // A page opened at version 1 sends all its fields: only what it changed comes back, over version 2.
+    const late = await save({ ...openedAtVersion1, 'scenes.1.title': 'Too late' });
     expect(late.status).toBe(409);
     const latePage = await late.text();
     expect(latePage).toContain('Another version was saved since this page was opened');
-    expect(latePage).toContain('name="baseVersion" value="2"');
-    expect(latePage).toContain('value="Too late"');
+    const shown = fieldsOf(latePage);
+    expect(shown).toMatchObject({ baseVersion: '2', 'scenes.0.title': winner, 'scenes.1.title': 'Too late' });
     expect(await database.db.export.count({ where: { projectId: delivery.projectId, version: 2 } })).toBe(1);
+    // Sent again from there: version 3 has both changes; version 2's is not undone.
+    expect((await save(shown)).status).toBe(303);
+    expect((await versionOf(database.db, delivery.projectId, 3)).scenes.map((s) => s.title).slice(0, 2)).toEqual([winner, 'Too late']);
 
-    // The form sent as the page has it, untouched: no new version; once the export of version 2
+    // The form sent as the page has it, untouched: no new version; once the export of version 3
     // is done, that version is exported again.
     await exportsDone(database.db, delivery.projectId);
-    const untouched = fieldsOf(await (await get(stack, delivery.editUrl, { accept: 'text/html' })).text());
-    expect(untouched).toMatchObject({ baseVersion: '2', 'scenes.0.title': expect.any(String), 'brand.textColor': expect.stringMatching(/^#/) });
-    expect((await form(stack, path, untouched)).status).toBe(303);
-    expect(await versions()).toBe(2);
-    expect(await database.db.export.count({ where: { projectId: delivery.projectId, version: 2 } })).toBe(2);
+    const untouched = fieldsOf(await editPage(stack, delivery.editUrl));
+    expect(untouched).toMatchObject({ baseVersion: '3', 'scenes.0.title': winner, 'brand.backgroundColor': expect.stringMatching(/^#/) });
+    expect((await save(untouched)).status).toBe(303);
+    expect(await versions()).toBe(3);
+    expect(await database.db.export.count({ where: { projectId: delivery.projectId, version: 3 } })).toBe(2);
     await exportsDone(database.db, delivery.projectId);
+
+    // A project keeps 50 versions: the 51st is refused, nothing saved.
+    const newest = await database.db.projectVersion.findUniqueOrThrow({ where: { projectId_version: { projectId: delivery.projectId, version: 3 } } });
+    await database.db.projectVersion.createMany({
+      data: Array.from({ length: MAX_VERSIONS - 3 }, (_, i) => ({ projectId: delivery.projectId, version: 4 + i, composition: newest.composition as object })),
+    });
+    const full = await save({ baseVersion: String(MAX_VERSIONS), 'scenes.0.title': 'One more' }, {});
+    expect([full.status, (await json(full)).code]).toEqual([409, 'limit']);
+    expect(await versions()).toBe(MAX_VERSIONS);
   }, 300_000);
+
+  it('counts the edits and re-exports of an address: 30 a minute, each one a render', async ({ stack }) => {
+    const from = { 'x-forwarded-for': '198.51.100.7' };
+    const project = `/projects/${crypto.randomUUID()}`;
+    const posts = await Promise.all(Array.from({ length: 31 }, (_, i) => stack.app.request(`${project}/versions${i % 2 ? '' : '/1/exports'}`, { method: 'POST', headers: from })));
+    expect(posts.filter((r) => r.status === 404)).toHaveLength(30);
+    const limited = posts.find((r) => r.status === 429)!;
+    expect((await json(limited)).code).toBe('rate_limited');
+    expect((await stack.app.request(project, { headers: from })).status).toBe(404); // reading is not counted
+  });
 });
 
 describe('a production whose medium cannot be used', () => {

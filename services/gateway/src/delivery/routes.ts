@@ -2,15 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { Hono, type Context } from 'hono';
 import { ApiError, type Stage } from '@vp/contracts';
-import { isDeepStrictEqual } from 'node:util';
 import type { Export } from '@vp/db';
-import { editComposition } from '@vp/render/edit';
-import { projectWithHistory, queueExport, saveVersion, sharePosterUrl, shareUrl, shareVideoUrl } from '@vp/projects';
+import { projectWithHistory, queueExport, sharePosterUrl, shareUrl, shareVideoUrl } from '@vp/projects';
 import { productionPageUrl } from '@vp/productions';
 import { exportWorkflowStart } from '@vp/workflows/render-start';
 import type { BlobStore } from '@vp/blobs';
 import type { GatewayDeps, GatewayEnv } from '../env.ts';
-import { notFoundPage, projectPage, sharePage, type EditState } from './pages.ts';
+import { missing } from './missing.ts';
+import { projectPage, sharePage } from './pages.ts';
+import { projectEditRoutes } from './project-edit.ts';
 import { serveBlob } from './serve-blob.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -70,17 +70,14 @@ export function deliveryRoutes(deps: GatewayDeps & { blobs: BlobStore }) {
     });
   }
 
-  /** What the project page shows of a project. */
-  const pageInput = (found: NonNullable<Awaited<ReturnType<typeof project>>>) => ({
-    project: found, versions: found.versions, appUrl, projectUrl: `${appUrl}/projects/${found.id}`,
-    productionPageUrl: found.productionId ? productionPageUrl(appUrl, found.productionId) : null,
-  });
-
   app.get('/projects/:projectId', async (c) => {
     const found = await project(c.req.param('projectId'));
     if (!found) return missing(c, 'There is no project at this address.');
     c.header('Cache-Control', 'no-store');
-    return c.html(projectPage(pageInput(found)));
+    return c.html(projectPage({
+      project: found, versions: found.versions, appUrl, projectUrl: `${appUrl}/projects/${found.id}`,
+      productionPageUrl: found.productionId ? productionPageUrl(appUrl, found.productionId) : null,
+    }));
   });
 
   /**
@@ -114,62 +111,7 @@ export function deliveryRoutes(deps: GatewayDeps & { blobs: BlobStore }) {
     return c.redirect(`${appUrl}/projects/${found.id}`, 303);
   });
 
-  /**
-   * Edit: the newest version with the form's changes becomes the next version, and is exported.
-   * A form that changes nothing exports the newest version again. The video may be shortened but
-   * not lengthened past version 1, the length its credits paid for.
-   */
-  app.post('/projects/:projectId/versions', async (c) => {
-    const found = await project(c.req.param('projectId'));
-    if (!found) return missing(c, 'There is no project at this address.');
-    const form = await readForm(c);
-    const [newest, first] = [found.versions[0]!, found.versions.at(-1)!];
-    const pageWith = async (status: 400 | 409, edit: EditState) => c.html(projectPage({ ...pageInput((await project(found.id)) ?? found), edit }), status);
-    /** Another version was saved since the form was opened: it is shown again, over the newest. */
-    const stale = async () => {
-      const message = 'Another version was saved since this page was opened. Nothing was saved: your changes are shown below, over the newest version.';
-      if (wantsPage(c)) return pageWith(409, { values: form, issues: [], problem: message });
-      throw new ApiError(409, message, 'stale');
-    };
-    if (form.baseVersion !== String(newest.version)) {
-      if (!/^[1-9]\d{0,8}$/.test(String(form.baseVersion ?? ''))) throw ApiError.invalid('baseVersion', 'The version the changes were made to, a whole number.');
-      return stale();
-    }
-    const { baseVersion: _, ...changes } = form;
-    const result = editComposition(newest.composition, changes, { maxDurationMs: (first.composition as { durationMs: number }).durationMs });
-    if ('issues' in result) {
-      if (wantsPage(c)) return pageWith(400, { values: form, issues: result.issues, problem: 'Nothing was saved: see what to change below.' });
-      throw new ApiError(400, `The changes are not valid: ${result.issues[0]!.path}: ${result.issues[0]!.message}`, undefined, {}, result.issues);
-    }
-    const unchanged = isDeepStrictEqual(result.composition, newest.composition);
-    const made = unchanged
-      ? await queueExport(db, { id: randomUUID(), projectId: found.id, version: newest.version })
-      : await saveVersion(db, { projectId: found.id, baseVersion: newest.version, composition: result.composition, exportId: randomUUID() });
-    if (!made && !unchanged) return stale();
-    if (made) await startQueued(c, made);
-    return c.redirect(`${appUrl}/projects/${found.id}`, 303);
-  });
+  app.route('/', projectEditRoutes({ db, appUrl, project, startQueued }));
 
   return app;
-}
-
-/** A person's browser, which is answered with pages; programs get the error shape. */
-const wantsPage = (c: Context) => c.req.header('accept')?.includes('text/html') ?? false;
-
-function missing(c: Context, message: string) {
-  if (wantsPage(c)) return c.html(notFoundPage(message), 404);
-  throw new ApiError(404, message, 'not_found');
-}
-
-/** The edit form's fields, nested by their dotted names (`scenes.2.title`). */
-async function readForm(c: Context): Promise<Record<string, unknown>> {
-  const type = c.req.header('content-type') ?? '';
-  if (!/^(?:application\/x-www-form-urlencoded|multipart\/form-data)\s*(?:;|$)/i.test(type)) {
-    throw new ApiError(415, `Send the form as application/x-www-form-urlencoded or multipart/form-data (got ${type || 'no Content-Type'}).`, 'unsupported_media_type');
-  }
-  try {
-    return await c.req.parseBody({ dot: true });
-  } catch {
-    throw ApiError.invalid('', 'The form could not be read.');
-  }
 }

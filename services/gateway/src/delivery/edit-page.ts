@@ -1,5 +1,5 @@
-import { TRANSITIONS, type EditIssue } from '@vp/render/edit';
-import { html, type Markup } from '../http/html.ts';
+import { fieldValue, TRANSITIONS, type EditIssue } from '@vp/render/edit';
+import { html, page, type Markup } from '../http/html.ts';
 
 /** A form sent back: what was typed, and why it was not saved. */
 export type EditState = { values: Record<string, unknown>; issues: EditIssue[]; problem: string };
@@ -7,24 +7,27 @@ export type EditState = { values: Record<string, unknown>; issues: EditIssue[]; 
 /** The stored composition, read loosely: the page shows what it finds. */
 export type StoredComposition = {
   width?: number; height?: number; durationMs?: number;
-  brand?: { primaryColor?: string; backgroundColor?: string; textColor?: string };
+  brand?: { primaryColor?: string; backgroundColor?: string };
   scenes?: { id?: string; kind?: string; title?: string | null; text?: string | null; durationMs?: number; transition?: { kind?: string; durationMs?: number } }[];
-  audio?: { voiceover?: { sceneId?: string; text?: string }[] };
+  audio?: { voiceover?: { sceneId?: string; text?: string }[]; sfx?: unknown[] };
 };
 
-const COLOURS = [['primaryColor', 'Accent'], ['backgroundColor', 'Background'], ['textColor', 'Text']] as const;
+const COLOURS = [['primaryColor', 'Accent'], ['backgroundColor', 'Background']] as const;
 
 /**
- * The form that saves the next version of a project from its newest one: the colours, each
+ * The page that saves the next version of a project from its newest one: the colours, each
  * scene's words, length and transition in, and each voiceover line. Field names are the paths
  * of `CompositionEdit` (`scenes.2.title`), so each refusal is shown beside its field. After a
- * refusal the form opens again with what was typed.
+ * refusal the page comes back with what was typed. A page of its own, which never refreshes
+ * itself as the project's page does while an export is made.
  */
-export function editForm(input: { action: string; baseVersion: number; composition: StoredComposition; maxDurationMs: number; edit?: EditState }): Markup {
+export function editPage(input: {
+  title: string; projectUrl: string; baseVersion: number; composition: StoredComposition; maxDurationMs: number; edit?: EditState;
+}): string {
   const { composition, edit } = input;
   const issues = new Map((edit?.issues ?? []).map((issue) => [issue.path, issue.message]));
   const typed = (name: string, stored: unknown) => {
-    const value = valueAt(edit?.values, name);
+    const value = fieldValue(edit?.values, name);
     return typeof value === 'string' ? value : stored === null || stored === undefined ? '' : String(stored);
   };
   const problem = (name: string) => (issues.has(name) ? html`<span class="field-problem" role="alert">${issues.get(name)}</span>` : null);
@@ -35,7 +38,8 @@ export function editForm(input: { action: string; baseVersion: number; compositi
     field(name, label, html`<input name="${name}" type="number" inputmode="numeric" min="${min}" max="${max}" step="1" value="${typed(name, stored)}">`);
 
   const scenes = (composition.scenes ?? []).map((scene, i) => {
-    const transitionKind = typed(`scenes.${i}.transition.kind`, scene.transition?.kind);
+    const sentKind = typed(`scenes.${i}.transition.kind`, scene.transition?.kind);
+    const transitionKind = (TRANSITIONS as readonly string[]).includes(sentKind) ? sentKind : scene.transition?.kind;
     return html`<fieldset><legend>Scene ${i + 1} · ${scene.kind ?? ''}</legend>
   ${text(`scenes.${i}.title`, 'Heading', scene.title, 200)}
   ${field(`scenes.${i}.text`, 'Text', html`<textarea name="scenes.${i}.text" maxlength="500">${typed(`scenes.${i}.text`, scene.text)}</textarea>`)}
@@ -51,24 +55,22 @@ export function editForm(input: { action: string; baseVersion: number; compositi
     field(`voiceover.${i}`, `Line ${i + 1}, scene ${(scenesById.get(line.sceneId) ?? 0) + 1}`, html`<textarea name="voiceover.${i}" maxlength="1000">${typed(`voiceover.${i}`, line.text)}</textarea>`));
   const unplaced = [...issues].filter(([path]) => !isField(path, composition));
 
-  return html`<details class="edit"${edit ? html` open` : null}><summary>Edit, and export as version ${input.baseVersion + 1}</summary>
-<form method="post" action="${input.action}">
+  return page({
+    title: `Edit · ${input.title}`,
+    body: html`<h1>${input.title}</h1>
+<p class="muted"><a href="${input.projectUrl}">The project</a> · editing version ${input.baseVersion} · ${(composition.width ?? 0)}×${(composition.height ?? 0)}</p>
+${edit ? html`<div class="card notice problem" role="alert"><p>${edit.problem}</p>${unplaced.length ? html`<ul>${unplaced.map(([path, message]) => html`<li>${path || 'The form'}: ${message}</li>`)}</ul>` : null}</div>` : null}
+<form method="post" action="${input.projectUrl}/versions" class="card">
   <input type="hidden" name="baseVersion" value="${input.baseVersion}">
-  ${edit ? html`<div class="notice problem" role="alert"><p>${edit.problem}</p>${unplaced.length ? html`<ul>${unplaced.map(([path, message]) => html`<li>${path || 'The form'}: ${message}</li>`)}</ul>` : null}</div>` : null}
   <fieldset><legend>Colours</legend><div class="row">
     ${COLOURS.map(([key, label]) => field(`brand.${key}`, label, html`<input type="color" name="brand.${key}" value="${typed(`brand.${key}`, composition.brand?.[key])}">`))}
-  </div></fieldset>
+  </div><p class="muted">The text's colour follows the background, so that it stays readable.</p></fieldset>
   ${scenes}
   ${voiceover.length ? html`<fieldset><legend>Voiceover</legend>${voiceover}<p class="muted">Empty a line to drop it.</p></fieldset>` : null}
-  <p class="muted">Scenes may be shortened or lengthened; together they last at most ${(input.maxDurationMs / 1000).toFixed(1)} s, the length the video's credits paid for.</p>
+  <p class="muted">A cut takes no time; give other transitions a length. Scenes may be shortened or lengthened; together they last at most ${(input.maxDurationMs / 1000).toFixed(1)} s, the length the video's credits paid for.</p>
   <button type="submit">Save as version ${input.baseVersion + 1} and export it</button>
-</form>
-</details>`;
-}
-
-/** A value of the nested form by its dotted name. */
-function valueAt(values: Record<string, unknown> | undefined, name: string): unknown {
-  return name.split('.').reduce<unknown>((at, key) => (at && typeof at === 'object' && Object.hasOwn(at, key) ? (at as Record<string, unknown>)[key] : undefined), values);
+</form>`,
+  });
 }
 
 /** Whether the form has a field of this name, where its refusal is shown beside it. */
@@ -77,5 +79,5 @@ function isField(path: string, composition: StoredComposition): boolean {
   if (scene) return Number(scene[1]) < (composition.scenes?.length ?? 0) && (Number(scene[1]) > 0 || !scene[2]!.startsWith('transition'));
   const line = /^voiceover\.(\d+)$/.exec(path);
   if (line) return Number(line[1]) < (composition.audio?.voiceover?.length ?? 0);
-  return /^brand\.(primaryColor|backgroundColor|textColor)$/.test(path);
+  return /^brand\.(primaryColor|backgroundColor)$/.test(path);
 }

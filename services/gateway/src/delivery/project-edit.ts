@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import { Hono, type Context } from 'hono';
+import { ApiError } from '@vp/contracts';
+import type { Db, Export } from '@vp/db';
+import { queueExport, saveVersion, type projectWithHistory } from '@vp/projects';
+import { editComposition, rebaseEdit } from '@vp/render/edit';
+import type { GatewayEnv } from '../env.ts';
+import { editPage, type EditState, type StoredComposition } from './edit-page.ts';
+import { missing, wantsPage } from './missing.ts';
+
+type DeliveredProject = NonNullable<Awaited<ReturnType<typeof projectWithHistory>>>;
+type Version = DeliveredProject['versions'][number];
+
+/** Each version is a render's worth of work, and the project's page lists them all. */
+export const MAX_VERSIONS = 50;
+
+const stored = (version: Version) => version.composition as StoredComposition;
+
+/**
+ * Editing a delivered project: the edit page of its newest version, and the form it posts,
+ * which saves the next version and exports it. A form that changes nothing exports the newest
+ * version again. The video may be shortened, not lengthened past version 1: the length its
+ * credits paid for. Sound effects follow the transitions when version 1 had them (the format's
+ * switch). A refused form comes back with what was typed, or the error shape for a program.
+ */
+export function projectEditRoutes(deps: {
+  db: Db;
+  appUrl: string;
+  /** A delivered production's project, versions newest first; null otherwise. */
+  project: (projectId: string) => Promise<DeliveredProject | null>;
+  startQueued: (c: Context<GatewayEnv>, made: Export) => Promise<void>;
+}) {
+  const app = new Hono<GatewayEnv>();
+  const projectUrl = (found: DeliveredProject) => `${deps.appUrl}/projects/${found.id}`;
+  const page = (found: DeliveredProject, edit?: EditState) => {
+    const newest = found.versions[0]!;
+    return editPage({
+      title: found.title, projectUrl: projectUrl(found), baseVersion: newest.version, composition: stored(newest),
+      maxDurationMs: stored(found.versions.at(-1)!).durationMs ?? 0, edit,
+    });
+  };
+
+  app.get('/projects/:projectId/edit', async (c) => {
+    const found = await deps.project(c.req.param('projectId'));
+    if (!found) return missing(c, 'There is no project at this address.');
+    c.header('Cache-Control', 'no-store');
+    return c.html(page(found));
+  });
+
+  app.post('/projects/:projectId/versions', async (c) => {
+    const found = await deps.project(c.req.param('projectId'));
+    if (!found) return missing(c, 'There is no project at this address.');
+    const { baseVersion, ...changes } = await readForm(c);
+    const [newest, first] = [found.versions[0]!, found.versions.at(-1)!];
+    const from = found.versions.find((version) => String(version.version) === baseVersion);
+    if (!from) throw ApiError.invalid('baseVersion', `The version the changes were made to: ${first.version} to ${newest.version} here.`);
+
+    /** Made from an older version than the newest: what it changed is shown over the newest, not saved. */
+    const stale = async () => {
+      const now = (await deps.project(found.id)) ?? found;
+      const message = 'Another version was saved since this page was opened. Nothing was saved: your changes are shown below, over the newest version.';
+      if (!wantsPage(c)) throw new ApiError(409, message, 'stale');
+      const { values, lost } = rebaseEdit(from.composition, now.versions[0]!.composition, changes);
+      const dropped = lost === 1 ? ' One voiceover line you changed was dropped in it.' : lost ? ` ${lost} voiceover lines you changed were dropped in it.` : '';
+      return c.html(page(now, { values, issues: [], problem: message + dropped }), 409);
+    };
+    if (from !== newest) return stale();
+
+    const result = editComposition(newest.composition, changes, {
+      maxDurationMs: stored(first).durationMs ?? 0, soundEffects: (stored(first).audio?.sfx?.length ?? 0) > 0,
+    });
+    if ('issues' in result) {
+      const [issue] = result.issues;
+      if (!wantsPage(c)) throw new ApiError(400, `The changes are not valid: ${issue!.path}: ${issue!.message}`, undefined, {}, result.issues);
+      return c.html(page(found, { values: { ...changes, baseVersion }, issues: result.issues, problem: 'Nothing was saved: see what to change below.' }), 400);
+    }
+    // Compared as stored: JSON keeps no -0, for one.
+    if (isDeepStrictEqual(JSON.parse(JSON.stringify(result.composition)), newest.composition)) {
+      const made = await queueExport(deps.db, { id: randomUUID(), projectId: found.id, version: newest.version });
+      if (made) await deps.startQueued(c, made);
+      return c.redirect(projectUrl(found), 303);
+    }
+    if (found.versions.length >= MAX_VERSIONS) {
+      const message = `This project has ${MAX_VERSIONS} versions, as many as a project keeps. Nothing was saved; any version can still be exported again.`;
+      if (!wantsPage(c)) throw new ApiError(409, message, 'limit');
+      return c.html(page(found, { values: { ...changes, baseVersion }, issues: [], problem: message }), 409);
+    }
+    const made = await saveVersion(deps.db, { projectId: found.id, baseVersion: newest.version, composition: result.composition, exportId: randomUUID() });
+    if (!made) return stale();
+    await deps.startQueued(c, made);
+    return c.redirect(projectUrl(found), 303);
+  });
+
+  return app;
+}
+
+/** The edit form's fields, nested by their dotted names (`scenes.2.title`). */
+async function readForm(c: Context): Promise<Record<string, unknown>> {
+  const type = c.req.header('content-type') ?? '';
+  if (!/^(?:application\/x-www-form-urlencoded|multipart\/form-data)\s*(?:;|$)/i.test(type)) {
+    throw new ApiError(415, `Send the form as application/x-www-form-urlencoded or multipart/form-data (got ${type || 'no Content-Type'}).`, 'unsupported_media_type');
+  }
+  try {
+    return await c.req.parseBody({ dot: true });
+  } catch (error) {
+    if (error instanceof ApiError) throw error; // the body limit's 413
+    throw ApiError.invalid('', 'The form could not be read.');
+  }
+}
