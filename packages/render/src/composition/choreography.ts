@@ -1,4 +1,4 @@
-import type { MediaPlacement, Scene, SceneKind, Transition } from './schema.ts';
+import type { AudioPlan, MediaPlacement, Scene, SceneKind, Transition } from './schema.ts';
 
 /** A scene before it is placed on the timeline. */
 export type ScenePart = Omit<Scene, 'startMs' | 'transition'>;
@@ -18,8 +18,12 @@ const TRANSITION_MS = 600;
 export function transitionInto(kind: SceneKind, previous: Transition['kind'] | null, neighbours: [number, number]): Transition {
   const options = PREFERRED[kind];
   const choice = options.find((option) => option !== previous) ?? options[0] ?? 'fade';
-  const durationMs = Math.round(Math.min(TRANSITION_MS, 0.3 * Math.min(...neighbours)) / 10) * 10;
-  return { kind: choice, durationMs };
+  return { kind: choice, durationMs: transitionMsBetween(neighbours) };
+}
+
+/** How long a transition between scenes of these lengths takes. */
+export function transitionMsBetween(neighbours: [number, number]): number {
+  return Math.round(Math.min(TRANSITION_MS, 0.3 * Math.min(...neighbours)) / 10) * 10;
 }
 
 /** Voice lines start a little after their scene's cut, once the picture has settled. */
@@ -28,6 +32,20 @@ const VOICE_OFFSET_MS = 250;
 /** Where a scene's voiceover line starts, from the scene's start: after the transition into it. */
 export function voiceOffsetMs(scene: Scene): number {
   return Math.max(VOICE_OFFSET_MS, Math.round(scene.transition.durationMs / 2) + 100);
+}
+
+/** A whoosh on every transition that takes time, centred on the cut, and a soft impact when the outro lands. */
+export function transitionEffects(scenes: Scene[]): AudioPlan['sfx'] {
+  return scenes.flatMap((scene, i) => {
+    const effects: AudioPlan['sfx'] = [];
+    if (i > 0 && scene.transition.kind !== 'cut' && scene.transition.durationMs > 0) {
+      effects.push({ kind: 'whoosh', sceneId: scene.id, offsetMs: -Math.round(scene.transition.durationMs / 2), gainDb: -8 });
+    }
+    if (scene.kind === 'outro' || scene.kind === 'title') {
+      effects.push({ kind: 'impact', sceneId: scene.id, offsetMs: Math.round(scene.transition.durationMs / 2) + 150, gainDb: -10 });
+    }
+    return effects;
+  });
 }
 
 /** Scenes end to end, each with its transition in (the first has none), and their total length. */

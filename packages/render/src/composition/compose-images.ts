@@ -1,6 +1,5 @@
 import { brandStyle } from './brand.ts';
-import { cameraMove, placeOnTimeline, type ScenePart } from './choreography.ts';
-import { transitionEffects } from './compose-production.ts';
+import { cameraMove, placeOnTimeline, transitionEffects, type ScenePart } from './choreography.ts';
 import { RESOLUTION_SIZES, type Resolution } from './frame-size.ts';
 import { COMPOSITION_VERSION, parseComposition, type Composition } from './schema.ts';
 

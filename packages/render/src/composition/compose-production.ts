@@ -1,7 +1,7 @@
 import type { Brief, MediaItem, Pitch, Shot } from '@vp/contracts';
 import { excerptOf } from '../code/excerpt.ts';
 import { brandStyle } from './brand.ts';
-import { cameraMove, placeOnTimeline, voiceOffsetMs, type ScenePart } from './choreography.ts';
+import { cameraMove, placeOnTimeline, transitionEffects, voiceOffsetMs, type ScenePart } from './choreography.ts';
 import { ASPECT_SIZES } from './frame-size.ts';
 import {
   COMPOSITION_VERSION, MAX_MEDIA_PER_SCENE, MAX_SCENES, parseComposition,
@@ -132,18 +132,4 @@ function audioPlan(brief: Brief, pitch: Pitch, shots: Shot[], scenes: Scene[]): 
     sfx: sound.sfx ? transitionEffects(scenes) : [],
     loudnessLufs: -16,
   };
-}
-
-/** A whoosh on every transition that takes time, centred on the cut, and a soft impact when the outro lands. */
-export function transitionEffects(scenes: Scene[]): AudioPlan['sfx'] {
-  return scenes.flatMap((scene, i) => {
-    const effects: AudioPlan['sfx'] = [];
-    if (i > 0 && scene.transition.kind !== 'cut' && scene.transition.durationMs > 0) {
-      effects.push({ kind: 'whoosh', sceneId: scene.id, offsetMs: -Math.round(scene.transition.durationMs / 2), gainDb: -8 });
-    }
-    if (scene.kind === 'outro' || scene.kind === 'title') {
-      effects.push({ kind: 'impact', sceneId: scene.id, offsetMs: Math.round(scene.transition.durationMs / 2) + 150, gainDb: -10 });
-    }
-    return effects;
-  });
 }

@@ -98,11 +98,11 @@ describe('editComposition', () => {
     expect(edited({ scenes: { 0: { title: '' } } }).scenes[0]).toMatchObject({ title: null, text: base.scenes[0]!.text });
   });
 
-  it('keeps a cut instant, and sounds a whoosh only on a transition that takes time', () => {
+  it('keeps a cut instant, with no whoosh, and gives another transition left at 0 ms its usual length', () => {
     const next = edited({ scenes: { 1: { transition: { kind: 'cut' } }, 2: { transition: { durationMs: '0' } } } });
     expect(next.scenes[1]?.transition).toEqual({ kind: 'cut', durationMs: 0 });
-    expect(next.scenes[2]?.transition).toEqual({ kind: base.scenes[2]!.transition.kind, durationMs: 0 });
-    expect(next.audio.sfx.filter((s) => s.kind === 'whoosh').map((s) => s.sceneId)).toEqual(['shot-3']);
+    expect(next.scenes[2]?.transition).toEqual(base.scenes[2]!.transition);
+    expect(next.audio.sfx.filter((s) => s.kind === 'whoosh').map((s) => s.sceneId)).toEqual(['shot-2', 'shot-3']);
     // The first scene has no transition in: what is sent for it is ignored.
     expect(edited({ scenes: { 0: { transition: { kind: 'wipe', durationMs: 900 } } } })).toEqual(base);
   });
@@ -121,15 +121,32 @@ describe('editComposition', () => {
     expect(issues({ brand: { textColor: '#000000' } })).toEqual([]); // not an editable field: ignored
   });
 
-  it('changes nothing for a form sent back untouched, whatever its spacing', () => {
-    const spaced = { ...base, scenes: base.scenes.map((s, i) => (i === 2 ? { ...s, text: '  Every render,\n at a glance ' } : s)) };
-    const untouched = {
-      brand: { primaryColor: base.brand.primaryColor.toUpperCase(), backgroundColor: base.brand.backgroundColor },
-      scenes: Object.fromEntries(spaced.scenes.map((s, i) => [i, { title: s.title ?? '', text: (s.text ?? '').replace(/\s+/g, ' ').trim(), durationMs: String(s.durationMs), transition: { kind: s.transition.kind, durationMs: String(s.transition.durationMs) } }])),
-      voiceover: Object.fromEntries(spaced.audio.voiceover.map((l, i) => [i, `${l.text}\r\n`])),
+  it('changes nothing for a form sent back untouched, as a browser sends it', () => {
+    const stored = {
+      ...base,
+      scenes: base.scenes.map((s, i) => (i === 2 ? { ...s, title: 'Acme\nLabs', text: '\n  Every render,\nat a glance ' } : s)),
     };
-    expect(edited(untouched, PAID, spaced)).toEqual(spaced);
+    const untouched = {
+      // A colour picker answers in lower case; a program may not.
+      brand: { primaryColor: base.brand.primaryColor.toUpperCase(), backgroundColor: base.brand.backgroundColor },
+      scenes: Object.fromEntries(stored.scenes.map((s, i) => [i, {
+        // An input loses its line breaks; a textarea its first one, and sends the others as CRLF.
+        title: (s.title ?? '').replace(/\n/g, ''), text: (s.text ?? '').replace(/^\n/, '').replace(/\n/g, '\r\n'),
+        durationMs: String(s.durationMs), transition: { kind: s.transition.kind, durationMs: String(s.transition.durationMs) },
+      }])),
+      voiceover: Object.fromEntries(stored.audio.voiceover.map((l, i) => [i, `${l.text}\r\n`])),
+    };
+    expect(edited(untouched, PAID, stored)).toEqual(stored);
+    // A line break is a change: the renderer breaks the line there.
+    expect(edited({ scenes: { 1: { text: 'Faster\r\nand lighter' } } }, PAID, { ...base, scenes: base.scenes.map((s, i) => (i === 1 ? { ...s, text: 'Faster and lighter' } : s)) }).scenes[1]?.text)
+      .toBe('Faster\nand lighter');
     expect(issues({ scenes: { 0: { durationMs: '0x1f4' }, 1: { durationMs: '5e2' } } }).map((i) => i.message)).toEqual(['a whole number of milliseconds', 'a whole number of milliseconds']);
+  });
+
+  it('gives a cut turned into another transition the length the composer gives one there', () => {
+    const cut = edited({ scenes: { 2: { transition: { kind: 'cut' } } } });
+    const faded = edited({ scenes: { 2: { transition: { kind: 'fade', durationMs: '0' } } } }, PAID, cut);
+    expect(faded.scenes[2]?.transition).toEqual({ kind: 'fade', durationMs: base.scenes[2]!.transition.durationMs });
   });
 });
 
@@ -142,6 +159,8 @@ describe('rebaseEdit', () => {
       voiceover: { 0: 'Dropped by them, changed by me', 1: 'Changed line', 2: base.audio.voiceover[2]!.text },
     };
     expect(rebaseEdit(base, newer, form)).toEqual({ values: { scenes: { 0: { title: 'Mine' } }, voiceover: { 0: 'Changed line' } }, lost: 1 });
+    // Emptied here and dropped there: nothing was lost.
+    expect(rebaseEdit(base, newer, { ...form, voiceover: { 0: '' } }).lost).toBe(0);
     expect(newer.audio.voiceover[0]?.sceneId).toBe(base.audio.voiceover[1]?.sceneId);
   });
 });

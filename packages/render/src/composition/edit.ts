@@ -1,8 +1,7 @@
 import { NUL_REFUSED } from '@vp/contracts';
 import { z } from 'zod';
 import { brandStyle } from './brand.ts';
-import { voiceOffsetMs } from './choreography.ts';
-import { transitionEffects } from './compose-production.ts';
+import { transitionEffects, transitionMsBetween, voiceOffsetMs } from './choreography.ts';
 import { Composition, parseComposition, retime, TRANSITIONS, type Scene } from './schema.ts';
 
 /** Text as a person types it: no NUL (PostgreSQL stores none), ends trimmed, a form's CRLF line breaks as LF. */
@@ -45,8 +44,8 @@ export { TRANSITIONS };
 /**
  * The next version of a project: the edit applied to the `stored` one, the scenes retimed, and
  * the sound cues that follow the picture placed again (each voice line after its scene's cut,
- * with `soundEffects` a whoosh on each transition), as the composer places them. Text sent as
- * stored, but for spacing, stays as stored: a form sent back untouched changes nothing. Refused
+ * with `soundEffects` a whoosh on each transition), as the composer places them. Text sent back
+ * as a browser sends the stored text stays as stored: an untouched form changes nothing. Refused
  * with every issue when the result is not a valid project, or lasts longer than `maxDurationMs`
  * (the length the credits paid for).
  */
@@ -65,7 +64,8 @@ export function editComposition(
   ];
   if (unknown.length) return { issues: unknown.map((path) => ({ path, message: 'The project has nothing at this index.' })) };
 
-  const words = (sent: string | undefined, kept: string | null) => (sent === undefined || sameText(sent, kept) ? kept : sent || null);
+  const words = (path: string, sent: string | undefined, kept: string | null) => (sent === undefined || sameText(path, sent, kept) ? kept : sent || null);
+  const lengths = base.scenes.map((scene, i) => edit.scenes?.[i]?.durationMs ?? scene.durationMs);
   const scenes = base.scenes.map((scene, i): Scene => {
     const change = edit.scenes?.[i];
     if (!change) return scene;
@@ -75,11 +75,12 @@ export function editComposition(
     const transitionMs = into?.durationMs ?? scene.transition.durationMs;
     return {
       ...scene,
-      title: words(change.title, scene.title),
-      text: words(change.text, scene.text),
-      durationMs: change.durationMs ?? scene.durationMs,
-      // A cut takes no time: both scenes would be on screen at once.
-      transition: { kind, durationMs: kind === 'cut' ? 0 : transitionMs },
+      title: words(`scenes.${i}.title`, change.title, scene.title),
+      text: words(`scenes.${i}.text`, change.text, scene.text),
+      durationMs: lengths[i]!,
+      // A cut takes no time: both scenes would be on screen at once. Another kind chosen for
+      // a cut, its length left at 0, takes the length the composer gives a transition there.
+      transition: { kind, durationMs: kind === 'cut' ? 0 : transitionMs || transitionMsBetween([lengths[i - 1] ?? 0, lengths[i]!]) },
     };
   });
   const { primaryColor = base.brand.primaryColor, backgroundColor = base.brand.backgroundColor } = edit.brand ?? {};
@@ -89,7 +90,7 @@ export function editComposition(
   const timed = retime({ ...base, brand, scenes });
   const byId = new Map(timed.scenes.map((scene) => [scene.id, scene]));
   const voiceover = base.audio.voiceover.flatMap((line, i) => {
-    const text = words(edit.voiceover?.[i], line.text);
+    const text = words(`voiceover.${i}`, edit.voiceover?.[i], line.text);
     const scene = byId.get(line.sceneId);
     return text && scene ? [{ ...line, text, offsetMs: voiceOffsetMs(scene) }] : [];
   });
@@ -123,11 +124,12 @@ export function rebaseEdit(stored: unknown, newer: unknown, input: unknown): { v
   let lost = 0;
   for (const [path, kept] of editableFields(from)) {
     const sent = fieldValue(input, path);
-    if (sent === undefined || (typeof sent === 'string' && sameText(path.startsWith('brand.') ? sent.toLowerCase() : sent, kept === null ? null : String(kept)))) continue;
+    if (sent === undefined || (typeof sent === 'string' && sameText(path, sent, kept === null ? null : String(kept)))) continue;
     const line = /^voiceover\.(\d+)$/.exec(path);
     const sceneId = line ? from.audio.voiceover[Number(line[1])]?.sceneId : undefined;
     const place = line ? to.audio.voiceover.findIndex((other) => other.sceneId === sceneId) : 0;
-    if (place < 0) lost++;
+    // A line emptied here and dropped there: what the form wanted holds.
+    if (place < 0) lost += typeof sent === 'string' && !sent.trim() ? 0 : 1;
     else setField(values, line ? `voiceover.${place}` : path, sent);
   }
   return { values, lost };
@@ -159,10 +161,18 @@ function setField(values: Record<string, unknown>, path: string, value: unknown)
   at[last] = value;
 }
 
-/** The same words, whatever the spacing: a browser may send them back respaced. */
-function sameText(sent: string, kept: string | null): boolean {
-  const words = (text: string) => text.replace(/\s+/g, ' ').trim();
-  return words(sent) === words(kept ?? '');
+/**
+ * Whether a field sent back holds what is stored, as a browser sends it back: a textarea with
+ * CRLF line breaks and perhaps without its first one, a single-line input (a title) without any
+ * line breaks at all, a colour picker in lower case.
+ */
+function sameText(path: string, sent: string, kept: string | null): boolean {
+  const asSent = (text: string) => {
+    const lines = text.replace(/\r\n?/g, '\n').trim();
+    if (/\.title$/.test(path)) return lines.replace(/\n/g, '');
+    return path.startsWith('brand.') ? lines.toLowerCase() : lines;
+  };
+  return asSent(sent) === asSent(kept ?? '');
 }
 
 const WORDS_ONLY = new Set<Scene['kind']>(['title', 'text', 'outro']);
