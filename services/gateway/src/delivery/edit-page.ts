@@ -59,7 +59,7 @@ export function editPage(input: {
     title: `Edit · ${input.title}`,
     body: html`<h1>${input.title}</h1>
 <p class="muted"><a href="${input.projectUrl}">The project</a> · editing version ${input.baseVersion} · ${(composition.width ?? 0)}×${(composition.height ?? 0)}</p>
-${edit ? html`<div class="card notice problem" role="alert"><p>${edit.problem}</p>${unplaced.length ? html`<ul>${unplaced.map(([path, message]) => html`<li>${path || 'The form'}: ${message}</li>`)}</ul>` : null}</div>` : null}
+${edit ? html`<div class="card notice problem" role="alert"><p>${edit.problem}</p>${unplaced.length ? html`<ul>${unplaced.map(([path, message]) => html`<li>${placeOf(path)}: ${message}</li>`)}</ul>` : null}</div>` : null}
 <form method="post" action="${input.projectUrl}/versions" class="card">
   <input type="hidden" name="baseVersion" value="${input.baseVersion}">
   <fieldset><legend>Colours</legend><div class="row">
@@ -67,7 +67,7 @@ ${edit ? html`<div class="card notice problem" role="alert"><p>${edit.problem}</
   </div><p class="muted">The text's colour follows the background, so that it stays readable.</p></fieldset>
   ${scenes}
   ${voiceover.length ? html`<fieldset><legend>Voiceover</legend>${voiceover}<p class="muted">Empty a line to drop it.</p></fieldset>` : null}
-  <p class="muted">A cut takes no time; give other transitions a length. Scenes may be shortened or lengthened; together they last at most ${(input.maxDurationMs / 1000).toFixed(1)} s, the length the video's credits paid for.</p>
+  <p class="muted">A cut takes no time; another transition left at 0 ms takes its usual length. Scenes may be shortened or lengthened; together they last at most ${(input.maxDurationMs / 1000).toFixed(1)} s, the length the video's credits paid for.</p>
   <button type="submit">Save as version ${input.baseVersion + 1} and export it</button>
 </form>`,
   });
@@ -80,4 +80,13 @@ function isField(path: string, composition: StoredComposition): boolean {
   const line = /^voiceover\.(\d+)$/.exec(path);
   if (line) return Number(line[1]) < (composition.audio?.voiceover?.length ?? 0);
   return /^brand\.(primaryColor|backgroundColor)$/.test(path);
+}
+
+/** What a refusal shown above the form is about, in a person's words. */
+function placeOf(path: string): string {
+  const scene = /^scenes\.(\d+)/.exec(path);
+  const line = /^voiceover\.(\d+)/.exec(path);
+  if (scene) return `Scene ${Number(scene[1]) + 1}`;
+  if (line) return `Voiceover line ${Number(line[1]) + 1}`;
+  return path === 'durationMs' ? 'The video' : path === '' ? 'The form' : path;
 }
