@@ -34,6 +34,9 @@ export function projectWithHistory(db: Db, projectId: string) {
   });
 }
 
+/** Each version is a render's worth of work, and the project's page lists them all. */
+export const MAX_PROJECT_VERSIONS = 50;
+
 /**
  * Saves a project's next version, edited from `baseVersion`, with its export queued beside it
  * (one transaction: a version is never left without the export it was saved for). Null when

@@ -1,8 +1,8 @@
 import type { Export, Project, ProjectVersion } from '@vp/db';
+import { MAX_PROJECT_VERSIONS } from '@vp/projects';
 import { formatBytes, formatDuration, formatUtc as when } from '../http/format.ts';
 import { html, page } from '../http/html.ts';
 import type { StoredComposition } from './edit-page.ts';
-import { MAX_VERSIONS } from './project-edit.ts';
 
 /** The public player: the video with its poster frame, titled from the pitch. */
 export function sharePage(input: {
@@ -56,9 +56,9 @@ export function projectPage(input: {
   <table><thead><tr><th>#</th><th>Scene</th><th>Length</th></tr></thead><tbody>
     ${scenes.map((scene, i) => html`<tr><td>${i + 1}</td><td><strong>${scene.title ?? scene.kind ?? ''}</strong>${scene.text ? html`<br><span class="muted">${scene.text}</span>` : ''}</td><td>${formatDuration(scene.durationMs ?? 0)}</td></tr>`)}
   </tbody></table>
-  ${index === 0 ? html`<p>${input.versions.length < MAX_VERSIONS
+  ${index === 0 ? html`<p>${input.versions.length < MAX_PROJECT_VERSIONS
     ? html`<a href="${input.projectUrl}/edit">Edit, and export as version ${version.version + 1}</a>`
-    : html`<span class="muted">This project has ${MAX_VERSIONS} versions, as many as a project keeps; any of them can be exported again.</span>`}</p>
+    : html`<span class="muted">This project has ${MAX_PROJECT_VERSIONS} versions, as many as a project keeps; any of them can be exported again.</span>`}</p>
   <details><summary>The composition (JSON)</summary><pre>${JSON.stringify(version.composition, null, 2)}</pre></details>` : null}
   <h2 style="margin-top:16px">Exports</h2>
   ${version.exports.length

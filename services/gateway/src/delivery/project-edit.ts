@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { Hono, type Context } from 'hono';
 import { ApiError } from '@vp/contracts';
 import type { Db, Export } from '@vp/db';
-import { queueExport, saveVersion, type projectWithHistory } from '@vp/projects';
+import { MAX_PROJECT_VERSIONS, queueExport, saveVersion, type projectWithHistory } from '@vp/projects';
 import { editComposition, rebaseEdit } from '@vp/render/edit';
 import type { GatewayEnv } from '../env.ts';
 import { editPage, type EditState, type StoredComposition } from './edit-page.ts';
@@ -12,10 +12,9 @@ import { missing, wantsPage } from './missing.ts';
 type DeliveredProject = NonNullable<Awaited<ReturnType<typeof projectWithHistory>>>;
 type Version = DeliveredProject['versions'][number];
 
-/** Each version is a render's worth of work, and the project's page lists them all. */
-export const MAX_VERSIONS = 50;
-
 const stored = (version: Version) => version.composition as StoredComposition;
+/** Version 1 lasts as long as the credits paid for: no edit may run past it. */
+const paidMs = (found: DeliveredProject) => stored(found.versions.at(-1)!).durationMs ?? 0;
 
 /**
  * Editing a delivered project: the edit page of its newest version, and the form it posts,
@@ -37,7 +36,7 @@ export function projectEditRoutes(deps: {
     const newest = found.versions[0]!;
     return editPage({
       title: found.title, projectUrl: projectUrl(found), baseVersion: newest.version, composition: stored(newest),
-      maxDurationMs: stored(found.versions.at(-1)!).durationMs ?? 0, edit,
+      maxDurationMs: paidMs(found), edit,
     });
   };
 
@@ -68,7 +67,7 @@ export function projectEditRoutes(deps: {
     if (from !== newest) return stale();
 
     const result = editComposition(newest.composition, changes, {
-      maxDurationMs: stored(first).durationMs ?? 0, soundEffects: (stored(first).audio?.sfx?.length ?? 0) > 0,
+      maxDurationMs: paidMs(found), soundEffects: (stored(first).audio?.sfx?.length ?? 0) > 0,
     });
     if ('issues' in result) {
       const [issue] = result.issues;
@@ -81,8 +80,8 @@ export function projectEditRoutes(deps: {
       if (made) await deps.startQueued(c, made);
       return c.redirect(projectUrl(found), 303);
     }
-    if (found.versions.length >= MAX_VERSIONS) {
-      const message = `This project has ${MAX_VERSIONS} versions, as many as a project keeps. Nothing was saved; any version can still be exported again.`;
+    if (found.versions.length >= MAX_PROJECT_VERSIONS) {
+      const message = `This project has ${MAX_PROJECT_VERSIONS} versions, as many as a project keeps. Nothing was saved; any version can still be exported again.`;
       if (!wantsPage(c)) throw new ApiError(409, message, 'limit');
       return c.html(page(found, { values: { ...changes, baseVersion }, issues: [], problem: message }), 409);
     }

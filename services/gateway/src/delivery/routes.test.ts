@@ -5,12 +5,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { Delivery, PHASES, type BriefInput, type Stage } from '@vp/contracts';
 import { balance } from '@vp/ledger';
-import { deliveryExportId, exportKeys, finishExport, sharePosterUrl, shareUrl, shareVideoUrl } from '@vp/projects';
+import { deliveryExportId, exportKeys, finishExport, MAX_PROJECT_VERSIONS, sharePosterUrl, shareUrl, shareVideoUrl } from '@vp/projects';
 import { framesAt, shareNear } from '@vp/render/testing';
 import { seedAccount, test, waitFor } from '@vp/testing';
 import { startReceiver, type Receiver } from '@vp/webhooks/testing';
 import { makeImage, probe, startMediaServer } from '../testing/media.ts';
-import { MAX_VERSIONS } from './project-edit.ts';
 import { appOverTemporal, createTestStack, json, withKey } from '../test-app.ts';
 
 type Stack = Awaited<ReturnType<typeof createTestStack>>;
@@ -452,12 +451,12 @@ describe('an edit of a delivered production\'s project', () => {
     // A project keeps 50 versions: the 51st is refused, nothing saved.
     const newest = await database.db.projectVersion.findUniqueOrThrow({ where: { projectId_version: { projectId: delivery.projectId, version: 3 } } });
     await database.db.projectVersion.createMany({
-      data: Array.from({ length: MAX_VERSIONS - 3 }, (_, i) => ({ projectId: delivery.projectId, version: 4 + i, composition: newest.composition as object })),
+      data: Array.from({ length: MAX_PROJECT_VERSIONS - 3 }, (_, i) => ({ projectId: delivery.projectId, version: 4 + i, composition: newest.composition as object })),
     });
-    const full = await save({ baseVersion: String(MAX_VERSIONS), 'scenes.0.title': 'One more' }, {});
+    const full = await save({ baseVersion: String(MAX_PROJECT_VERSIONS), 'scenes.0.title': 'One more' }, {});
     expect([full.status, (await json(full)).code]).toEqual([409, 'limit']);
-    expect(await versions()).toBe(MAX_VERSIONS);
-    expect(await (await get(stack, delivery.editUrl, { accept: 'text/html' })).text()).toContain(`This project has ${MAX_VERSIONS} versions`);
+    expect(await versions()).toBe(MAX_PROJECT_VERSIONS);
+    expect(await (await get(stack, delivery.editUrl, { accept: 'text/html' })).text()).toContain(`This project has ${MAX_PROJECT_VERSIONS} versions`);
   }, 300_000);
 
   it('counts the edits and re-exports of an address: 30 a minute, each one a render', async ({ stack }) => {

@@ -44,7 +44,7 @@ const STYLE = `
   input, select { font: inherit; padding: 6px 8px; border-radius: 8px; border: 1px solid var(--line); background: var(--bg); color: var(--fg); }
   input:not([type=color]) { display: block; width: 100%; margin-top: 4px; } input[type=color] { display: block; width: 64px; height: 36px; padding: 2px; margin-top: 4px; }
   fieldset { border: 1px solid var(--line); border-radius: 8px; margin: 12px 0; padding: 8px 12px; } label { display: block; margin: 6px 0; font-size: .92rem; }
-  .row label { flex: 1; } .field-problem { display: block; color: #b91c1c; } details.edit { margin: 12px 0; } details.edit .notice { padding: 2px 12px; } details.edit summary { cursor: pointer; font-weight: 600; }
+  .row label { flex: 1; } .field-problem { display: block; color: #b91c1c; }
   button.quiet { background: transparent; color: var(--fg); border: 1px solid var(--line); }
   .notice { border-left: 4px solid var(--accent); } .notice.problem { border-left-color: #b91c1c; }
 `;
