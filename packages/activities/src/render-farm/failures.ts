@@ -23,3 +23,11 @@ export function asActivityFailure(error: unknown, attempt = 1): unknown {
   if (error instanceof RenderError) return ApplicationFailure.create({ type: error.name, message: error.message, details });
   return error;
 }
+
+/**
+ * A try cut short by its worker's stop (past `shutdownGraceTime`), as a retryable failure: as a
+ * cancellation, Temporal would be told of a cancel it never asked for.
+ */
+export function workerStoppedFailure(attempt: number): ApplicationFailure {
+  return ApplicationFailure.create({ type: 'WorkerStopped', message: 'The render worker stopped before the video was finished.', details: [{ attempt }] });
+}

@@ -11,7 +11,7 @@ import { toProduction, withCurrentPitch } from '@vp/productions';
 import { composeImages, composeProduction, type FetchMedia, type Resolution } from '@vp/render';
 import { RENDER_TRIES, type RenderFarmActivities, type RenderFarmSteps } from '@vp/workflows/definitions';
 import type { EventPublisher } from '../publish.ts';
-import { asActivityFailure, failsEveryTry } from './failures.ts';
+import { asActivityFailure, failsEveryTry, workerStoppedFailure } from './failures.ts';
 import { renderHeartbeats } from './heartbeat.ts';
 import { mediaFetcher } from './media.ts';
 import { produceExport } from './produce.ts';
@@ -42,6 +42,11 @@ function tryGivenUp(): boolean {
   return Boolean(Context.current().cancellationDetails?.timedOut);
 }
 
+/** Cut short because this worker is stopping and its grace time ran out: not the production's doing. */
+function workerStopping(): boolean {
+  return Boolean(Context.current().cancellationDetails?.workerShutdown);
+}
+
 /** The render farm's activities and its workflows' steps. Every one may run again after a crash. */
 export function createRenderFarmActivities(deps: RenderFarmDeps): RenderFarmActivities & RenderFarmSteps {
   const { db, blobs } = deps;
@@ -49,8 +54,12 @@ export function createRenderFarmActivities(deps: RenderFarmDeps): RenderFarmActi
   /** A failure of this try, as Temporal should see it (see `asActivityFailure`). */
   const failedTry = (error: unknown) => asActivityFailure(error, Context.current().info.attempt);
 
-  /** Cancelled, a failure that comes again on every try, or the last try: Temporal tries no more. */
-  const lastTry = (error: unknown) => Context.current().cancellationSignal.aborted || failsEveryTry(error) || Context.current().info.attempt >= RENDER_TRIES;
+  /**
+   * Cancelled (the production was, or its workflow ended), a failure that comes again on every
+   * try, or the last try: Temporal tries no more. A worker that stops is no reason to give up.
+   */
+  const lastTry = (error: unknown) => (Context.current().cancellationSignal.aborted && !workerStopping())
+    || failsEveryTry(error) || Context.current().info.attempt >= RENDER_TRIES;
 
   /**
    * Renders an export with heartbeats, honouring cancellation; failures as Temporal should see
@@ -77,7 +86,7 @@ export function createRenderFarmActivities(deps: RenderFarmDeps): RenderFarmActi
     } catch (error) {
       // A try the server gave up on has a successor already, which speaks for itself.
       if (!lastTry(error) && !tryGivenUp()) input.onRetry?.();
-      throw failedTry(error);
+      throw workerStopping() ? workerStoppedFailure(Context.current().info.attempt) : failedTry(error);
     } finally {
       beats.stop();
     }

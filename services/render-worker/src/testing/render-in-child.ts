@@ -25,7 +25,7 @@ const RENDER_WORKER = fileURLToPath(new URL('./render-worker-process.ts', import
  */
 export async function productionRenderingInChild(
   database: { url: string; db: Db },
-  options: { heartbeatTimeoutMs: number; durationMs: number },
+  options: { heartbeatTimeoutMs: number; durationMs: number; childEnv?: Record<string, string> },
 ) {
   const { db } = database;
   const dataDir = await mkdtemp(join(tmpdir(), 'vp-render-child-'));
@@ -39,7 +39,7 @@ export async function productionRenderingInChild(
   const child = spawn(process.execPath, ['--import', 'tsx', RENDER_WORKER, inject('workflowBundlePath')], {
     env: {
       PATH: process.env.PATH, LOG_LEVEL: 'silent', DATABASE_URL: database.url, TEMPORAL_ADDRESS: inject('temporalAddress'),
-      TEMPORAL_TASK_QUEUE_PREFIX: config.temporal.taskQueuePrefix, DATA_DIR: dataDir,
+      TEMPORAL_TASK_QUEUE_PREFIX: config.temporal.taskQueuePrefix, DATA_DIR: dataDir, ...options.childEnv,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
