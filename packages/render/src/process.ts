@@ -26,6 +26,8 @@ export function startChild(command: string, args: string[], options: { signal?: 
   child.stdin.on('error', () => {});
   const kill = () => child.kill('SIGKILL');
   options.signal?.addEventListener('abort', kill, { once: true });
+  // Started after the abort (a job that was already on its way): the listener will never fire.
+  if (options.signal?.aborted) kill();
   const done = new Promise<Buffer>((resolve, reject) => {
     child.on('error', (error) => {
       const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';

@@ -65,7 +65,7 @@ export async function renderComposition(input: Composition, options: RenderOptio
 
   try {
     phases.enter('preparing');
-    const [assets, spoken] = await Promise.all([
+    const preparing = [
       loadAssets(composition, {
         fetchMedia: options.fetchMedia ?? publicMediaFetcher(), dir, limits: options.mediaLimits, signal,
         onProgress: (fraction) => phases.progress(fraction * 0.9),
@@ -73,7 +73,14 @@ export async function renderComposition(input: Composition, options: RenderOptio
       speakLines(composition, signal),
       // Downloads wait on the network: meanwhile the code grammars compile.
       warmUp(codeSamples(composition)),
-    ]);
+    ] as const;
+    const [assets, spoken] = await Promise.all(preparing).catch(async (error: unknown) => {
+      // The others stop, and end before `dir` is removed: a download still writing there would
+      // turn the removal's failure into the render's.
+      stop.abort();
+      await Promise.allSettled(preparing);
+      throw error;
+    });
 
     phases.enter('planning');
     const plan = await planComposition(composition, themeFor(composition.brand, assets.logo));

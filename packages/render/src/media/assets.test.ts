@@ -8,7 +8,7 @@ import { layoutFor } from '../draw/layout.ts';
 import { MediaError } from '../errors.ts';
 import { startMediaServer } from '../testing/media-server.ts';
 import { loadAssets } from './assets.ts';
-import { publicMediaFetcher } from './fetch-media.ts';
+import { publicMediaFetcher, type FetchMedia } from './fetch-media.ts';
 
 let server: Awaited<ReturnType<typeof startMediaServer>>;
 let dir: string;
@@ -162,5 +162,24 @@ describe('loadAssets', () => {
     expect(moved.message).toContain('the server answered 302, a redirect, which is not followed');
     const logo = await failure(withMedia('image', '/dashboard.png', '/page.html'));
     expect(logo.message).toBe(`The logo (${server.url('/page.html')}) is not a PNG, JPEG, WebP, GIF, AVIF or SVG image: the server says it is text/html`);
+  });
+
+  it('stops the other downloads at the first failure and reports it once they have ended: nothing still writes into the render\'s folder', async () => {
+    const composition = composeImages({
+      images: [{ url: server.url('/slow.png'), name: 'Slow' }, { url: server.url('/missing.png'), name: 'Missing' }],
+      resolution: '480p', background: 'black', appName: 'Acme',
+    });
+    let slowEnded = false;
+    const fetchMedia: FetchMedia = (url, limits) => {
+      if (!url.endsWith('/slow.png')) return local(url, limits);
+      // Answers only when told to stop, as a download still under way would.
+      return new Promise((_, reject) => limits.signal?.addEventListener('abort', () => {
+        slowEnded = true;
+        reject(new Error('aborted'));
+      }, { once: true }));
+    };
+    const error = await failure(composition, { fetchMedia });
+    expect(error.message).toBe(`The image 'Missing' (${server.url('/missing.png')}) could not be downloaded: the server answered 404`);
+    expect(slowEnded).toBe(true);
   });
 });

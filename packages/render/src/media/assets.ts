@@ -34,37 +34,42 @@ export async function loadAssets(composition: Composition, options: LoadAssetsOp
   const used = new Set(composition.scenes.flatMap((scene) => scene.media.map((m) => m.assetId)));
   const assets: Assets = { images: new Map(), videos: new Map(), logo: null };
 
+  // The first failure stops the other jobs: the render fails anyway.
+  const stop = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   const jobs: (() => Promise<void>)[] = composition.media.filter((asset) => used.has(asset.id)).map((asset, i) => async () => {
     const subject = describe(asset.kind, asset.id, asset.url, asset.name);
-    const { body, type } = await download(subject, asset.kind, options.fetchMedia, limits[asset.kind], options.signal);
-    const moving = asset.kind === 'video' || (type === 'gif' && await isAnimatedGif(body, options.signal));
-    if (moving) assets.videos.set(asset.id, await checkVideo(body, join(options.dir, `video-${i}.${type}`), subject, options.signal));
+    const { body, type } = await download(subject, asset.kind, options.fetchMedia, limits[asset.kind], signal);
+    const moving = asset.kind === 'video' || (type === 'gif' && await isAnimatedGif(body, signal));
+    if (moving) assets.videos.set(asset.id, await checkVideo(body, join(options.dir, `video-${i}.${type}`), subject, signal));
     else assets.images.set(asset.id, await decodeImage(body, type, subject, pictureBox));
   });
   const logoUrl = composition.brand.logoUrl;
   if (logoUrl) {
     jobs.push(async () => {
       const subject = describe('logo', 'logo', logoUrl);
-      const { body, type } = await download(subject, 'logo', options.fetchMedia, limits.logo, options.signal);
+      const { body, type } = await download(subject, 'logo', options.fetchMedia, limits.logo, signal);
       const side = 640 * layout.unit;
       assets.logo = await decodeImage(body, type, subject, { width: side, height: side });
     });
   }
 
   let finished = 0;
-  let failed = false;
+  const failures: unknown[] = [];
   const queue = [...jobs];
   const worker = async () => {
-    // After the first failure the other workers stop taking jobs: the render fails anyway.
-    for (let job = queue.shift(); job && !failed; job = queue.shift()) {
+    for (let job = queue.shift(); job && !failures.length; job = queue.shift()) {
       options.signal?.throwIfAborted();
-      await job().catch((error: unknown) => {
-        failed = true;
-        throw error;
-      });
+      await job();
       options.onProgress?.(++finished / jobs.length);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL_DOWNLOADS, jobs.length) }, worker));
+  // Every job has ended before the first failure is reported: none still writes into `dir`
+  // while the caller removes it, and the failure is that medium's, not one it caused.
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_DOWNLOADS, jobs.length) }, () => worker().catch((error: unknown) => {
+    failures.push(error);
+    stop.abort();
+  })));
+  if (failures.length) throw failures[0];
   return assets;
 }
