@@ -262,17 +262,22 @@ describe('an endpoint', () => {
     await fail(10);
     await fail(20); // 3 failures, but only for 20 minutes
     expect(await endpointRow(deps.db, endpoint.id)).toMatchObject({ enabled: true, consecutiveFailures: 3 });
+    const readByPatch = await endpointRow(deps.db, endpoint.id);
     await fail(61); // 4 failures over more than the hour
     expect(await endpointRow(deps.db, endpoint.id)).toMatchObject({
       enabled: false, consecutiveFailures: 4, disabledReason: 'Switched off after 4 failed attempts in a row and no success for 1 hour.',
     });
 
-    const reenabled = await updateEndpoint(deps.db, await endpointRow(deps.db, endpoint.id), { enabled: true });
+    // A PATCH that read the endpoint just before it was switched off still switches it back on.
+    const reenabled = await updateEndpoint(deps.db, readByPatch, { enabled: true });
     expect(reenabled).toMatchObject({ enabled: true, disabledReason: null, consecutiveFailures: 0, failingSince: null });
     await fail(70);
     receiver.respondWith(() => ({ status: 204 }));
     await fail(71);
     expect(await endpointRow(deps.db, endpoint.id)).toMatchObject({ enabled: true, consecutiveFailures: 0, failingSince: null });
+    // One deleted meanwhile stays off.
+    await deleteEndpoint(deps.db, endpoint.id);
+    expect(await updateEndpoint(deps.db, readByPatch, { enabled: true })).toMatchObject({ enabled: false, disabledReason: 'Deleted.' });
   });
 
   it('signs with both secrets for the overlap after a roll, then with the new one only', async ({ deps }) => {

@@ -64,24 +64,30 @@ export function findEndpoint(db: Db, id: string) {
 
 /**
  * Applies a PATCH. Switching an endpoint back on resets its failure count; switching it off
- * by hand records why.
+ * by hand records why. Both are decided on the row as it is under its lock, not as the caller
+ * read it: a delivery may have switched it off in between.
  */
 export function updateEndpoint(
   db: Db,
-  row: EndpointRow,
+  row: Pick<EndpointRow, 'id'>,
   patch: { url?: string; description?: string | null; events?: SubscribableEventType[]; enabled?: boolean },
 ) {
-  const reenabled = patch.enabled === true && !row.enabled;
-  const disabled = patch.enabled === false && row.enabled;
-  return db.webhookEndpoint.update({
-    where: { id: row.id },
-    data: {
-      ...(patch.url !== undefined ? { url: patch.url } : {}),
-      ...(patch.description !== undefined ? { description: patch.description } : {}),
-      ...(patch.events !== undefined ? { events: patch.events } : {}),
-      ...(reenabled ? { enabled: true, disabledReason: null, consecutiveFailures: 0, failingSince: null } : {}),
-      ...(disabled ? { enabled: false, disabledReason: 'Switched off through the API.' } : {}),
-    },
+  return db.$transaction(async (tx) => {
+    const [current] = await tx.$queryRaw<{ enabled: boolean; deleted: boolean }[]>`
+      SELECT enabled, deleted_at IS NOT NULL AS deleted FROM webhook_endpoints WHERE id = ${row.id}::uuid FOR UPDATE`;
+    // A deleted endpoint stays off, whatever a PATCH that raced its DELETE asks.
+    const reenabled = patch.enabled === true && current?.enabled === false && !current.deleted;
+    const disabled = patch.enabled === false && current?.enabled === true;
+    return tx.webhookEndpoint.update({
+      where: { id: row.id },
+      data: {
+        ...(patch.url !== undefined ? { url: patch.url } : {}),
+        ...(patch.description !== undefined ? { description: patch.description } : {}),
+        ...(patch.events !== undefined ? { events: patch.events } : {}),
+        ...(reenabled ? { enabled: true, disabledReason: null, consecutiveFailures: 0, failingSince: null } : {}),
+        ...(disabled ? { enabled: false, disabledReason: 'Switched off through the API.' } : {}),
+      },
+    });
   });
 }
 
