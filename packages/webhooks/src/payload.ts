@@ -67,7 +67,8 @@ export type EventRecord = {
 
 /**
  * The exact body sent to one endpoint. Deterministic: every attempt of a delivery sends the
- * same bytes (the links are minted at the event's time, not the attempt's).
+ * same bytes (the links are minted at the event's time, not the attempt's), unless greenlight
+ * links were switched off or on in between: links that would answer 503 are not sent.
  */
 export function deliveryBody(event: EventRecord, endpointId: string, options: { linkSecret: string; appUrl: string; linksEnabled: boolean }): string {
   const payload: WebhookEventPayload = {

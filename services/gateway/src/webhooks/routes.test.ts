@@ -5,7 +5,7 @@ import { WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret, WebhookEve
 import type { Db } from '@vp/db';
 import { seedAccount, test, waitFor } from '@vp/testing';
 import { verifyWebhook } from '@vp/webhook-verify';
-import { createEndpoint, createSecretBox } from '@vp/webhooks';
+import { createEndpoint, createSecretBox, unattemptedDeliveries } from '@vp/webhooks';
 import { startReceiver, type Answer, type Receiver } from '@vp/webhooks/testing';
 import { appOverTemporal, createTestGateway, createTestStack, json, withKey } from '../test-app.ts';
 
@@ -396,19 +396,23 @@ describe('POST /v1/webhooks/{id}/test, deliveries and redeliver', () => {
   });
 });
 
-describe('when a delivery cannot be queued (Temporal unavailable)', () => {
-  unqueued('test and redeliver answer 503 with Retry-After and no code (`disabled` is for webhooks switched off); nothing is left queued', async ({ cannotQueue, database }) => {
+describe('when a delivery cannot be started (Temporal unavailable)', () => {
+  unqueued('test and redeliver still answer 202: the delivery is recorded, and the outbox sweep starts it', async ({ cannotQueue, database }) => {
     const me = await caller(cannotQueue, database.db);
     const endpoint = await me.created();
     const event = await database.db.webhookEvent.create({ data: { id: crypto.randomUUID(), workspaceId: me.workspace.id, type: 'ping', data: {} } });
     const delivery = await database.db.webhookDelivery.create({ data: { id: crypto.randomUUID(), eventId: event.id, endpointId: endpoint.id, status: 'exhausted' } });
+    const queued: string[] = [];
     for (const path of ['/test', `/deliveries/${delivery.id}/redeliver`]) {
       const res = await me.call(`/v1/webhooks/${endpoint.id}${path}`, { method: 'POST' });
-      expect(res.status, path).toBe(503);
-      expect(res.headers.get('retry-after')).toBe('10');
-      expect(await json(res)).toEqual({ error: 'Deliveries cannot be queued right now; nothing was queued. Try again shortly.' });
+      expect(res.status, path).toBe(202);
+      const body = (await json(res)).delivery as WebhookDelivery;
+      expect(body).toMatchObject({ status: 'pending', attempts: 0 });
+      queued.push(body.id);
     }
-    expect(await database.db.webhookDelivery.findMany({ where: { endpointId: endpoint.id }, select: { id: true } })).toEqual([{ id: delivery.id }]);
+    // Never attempted: exactly what the sweep starts once its interval has passed.
+    const swept = await unattemptedDeliveries(database.db, new Date(Date.now() + 60_000));
+    expect(swept).toEqual(expect.arrayContaining(queued));
   });
 });
 
@@ -473,8 +477,7 @@ describe('the published interface', () => {
     expect(doc.components.schemas).toHaveProperty('WebhookEventPayload');
     expect(doc.paths['/v1/webhooks'].get.responses['200'].description).toBe('Endpoints, newest first (ties broken by id)');
     for (const path of ['/v1/webhooks/{id}/test', '/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver']) {
-      expect(doc.paths[path].post.responses['503'].description).toContain('Retry-After');
-      expect(doc.paths[path].post.responses['503'].headers).toHaveProperty('Retry-After');
+      expect(doc.paths[path].post.responses['202'].description).toContain('started by the outbox sweep');
     }
   });
 });

@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context, Env } from 'hono';
 import {
-  CreateWebhookBody, ErrorBody, Limit, UNAVAILABLE_RETRY_AFTER_SECONDS, UpdateWebhookBody, WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret,
+  CreateWebhookBody, ErrorBody, Limit, UpdateWebhookBody, WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret,
   WebhookEventPayload,
 } from '@vp/contracts';
 import type { Caller } from '../productions/service.ts';
@@ -22,12 +22,9 @@ const ERRORS = {
   429: error('Rate limited (`rate_limited`): 60 a minute per key; see Retry-After.'),
   503: error('Webhooks are switched off on this server (`disabled`).'),
 } as const;
-const Queued = json(z.object({ delivery: WebhookDelivery }), 'Queued; attempted at once, then retried 30 s, 2 min, 10 min, 1 h and 6 h after failures');
+const Queued = json(z.object({ delivery: WebhookDelivery }), 'Queued; attempted at once, then retried 30 s, 2 min, 10 min, 1 h and 6 h after failures. '
+  + 'Recorded before it is started: one that cannot be started at once (Temporal unreachable) is started by the outbox sweep, within a minute or two of Temporal being back.');
 const NotSendable = error('The endpoint is switched off (`endpoint_disabled`), or points at an address this server may not reach (`wrong_server`).');
-const NotQueued = {
-  ...error(`Webhooks are switched off on this server (\`disabled\`); or, without a code, the delivery cannot be queued right now and nothing was queued: try again after \`Retry-After\` seconds (${UNAVAILABLE_RETRY_AFTER_SECONDS}).`),
-  headers: z.object({ 'Retry-After': z.string().optional().meta({ description: 'Seconds to wait, when the delivery could not be queued.' }) }),
-};
 
 const Id = z.object({ id: z.uuid().meta({ param: { name: 'id', in: 'path' }, description: 'The endpoint id.' }) });
 const body = <T extends z.ZodType>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
@@ -79,7 +76,7 @@ const routes = {
   test: createRoute({
     method: 'post', path: '/{id}/test', tags, summary: 'Send a signed `ping` event',
     request: { params: Id },
-    responses: { 202: Queued, 409: NotSendable, ...ERRORS, 503: NotQueued },
+    responses: { 202: Queued, 409: NotSendable, ...ERRORS },
   }),
   deliveries: createRoute({
     method: 'get', path: '/{id}/deliveries', tags, summary: "An endpoint's deliveries, newest first",
@@ -89,7 +86,7 @@ const routes = {
   redeliver: createRoute({
     method: 'post', path: '/{id}/deliveries/{deliveryId}/redeliver', tags, summary: 'Send a copy of a delivery\'s event (new `id`, `redeliveryOf` the original)',
     request: { params: Id.extend({ deliveryId: z.uuid().meta({ param: { name: 'deliveryId', in: 'path' } }) }) },
-    responses: { 202: Queued, 409: NotSendable, ...ERRORS, 503: NotQueued },
+    responses: { 202: Queued, 409: NotSendable, ...ERRORS },
   }),
 };
 

@@ -1,16 +1,16 @@
-import type { Client } from '@temporalio/client';
 import { workspaceAccess } from '@vp/accounts';
 import type { Config } from '@vp/config';
 import { ApiError, type CreateWebhookBody, type UpdateWebhookBody, type WebhookDelivery, type WebhookEndpoint, type WebhookEndpointWithSecret } from '@vp/contracts';
-import type { Db, WebhookEndpoint as EndpointRow } from '@vp/db';
+import type { WebhookEndpoint as EndpointRow } from '@vp/db';
 import {
   checkEndpointUrl, createEndpoint, createPing, createRedelivery, createSecretBox, deleteEndpoint, findDelivery, findEndpoint,
   listDeliveries, listEndpoints, rollSecret, toDelivery, toEndpoint, updateEndpoint, type DeliveryWithEvent,
 } from '@vp/webhooks';
 import { startWebhookDelivery } from '@vp/workflows/webhook-start';
+import type { GatewayDeps } from '../env.ts';
 import { targetWorkspace, type Caller } from '../productions/service.ts';
 
-export type WebhookDeps = { config: Config; db: Db; temporal: () => Client };
+export type WebhookDeps = Pick<GatewayDeps, 'config' | 'db' | 'temporal' | 'log'>;
 
 const notFound = () => new ApiError(404, 'Webhook endpoint not found.', 'not_found');
 const withSecret = (row: EndpointRow, secret: string): WebhookEndpointWithSecret => ({ ...toEndpoint(row), secret });
@@ -102,13 +102,10 @@ async function sendable(deps: WebhookDeps, row: EndpointRow): Promise<EndpointRo
 }
 
 async function queue(deps: WebhookDeps, delivery: DeliveryWithEvent): Promise<{ delivery: WebhookDelivery }> {
-  try {
-    await startWebhookDelivery(deps.temporal(), delivery.id, { taskQueuePrefix: deps.config.temporal.taskQueuePrefix, ...deps.config.webhooks });
-  } catch (error) {
-    // Nothing half-made: without its workflow the delivery would never move.
-    await deps.db.webhookEvent.delete({ where: { id: delivery.eventId } });
-    throw Object.assign(ApiError.unavailable('Deliveries cannot be queued right now; nothing was queued. Try again shortly.'), { cause: error });
-  }
+  // Recorded first, as every event is: a start that fails here (or whose answer is lost after the
+  // workflow began) is left to the outbox sweep, which starts any delivery never attempted.
+  await startWebhookDelivery(deps.temporal(), delivery.id, { taskQueuePrefix: deps.config.temporal.taskQueuePrefix, ...deps.config.webhooks })
+    .catch((error: unknown) => deps.log.warn({ err: error, deliveryId: delivery.id }, 'delivery not started; the outbox sweep will start it'));
   return { delivery: toDelivery(delivery) };
 }
 
