@@ -38,7 +38,9 @@ export async function startRender(deps: RenderDeps, accountId: string, request: 
       taskQueuePrefix: deps.config.temporal.taskQueuePrefix, heartbeatTimeoutMs: deps.config.render.heartbeatTimeoutMs,
     }));
   } catch {
-    await failRender(deps.db, id, 'The render could not be started.');
+    // 503 and no images left behind, even if the database fails too: the client never saw the
+    // id, and a start that did happen finds the render failed, or its images gone.
+    await failRender(deps.db, id, 'The render could not be started.').catch(() => {});
     await discardImages();
     throw ApiError.unavailable('Renders cannot be started right now; try again shortly.');
   }
