@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
-import { assertKey, BlobNotFoundError, contentTypeOf, type BlobStore } from './store.ts';
+import { assertKey, assertPrefix, BlobNotFoundError, contentTypeOf, type BlobStore } from './store.ts';
 
 /** Blobs as files under one folder (one machine, or a volume every process mounts). */
 export function localBlobStore(dir: string): BlobStore {
@@ -57,6 +57,15 @@ export function localBlobStore(dir: string): BlobStore {
 
     async delete(key) {
       await rm(pathOf(key), { force: true });
+    },
+
+    async list(prefix) {
+      assertPrefix(prefix);
+      const entries = await readdir(join(root, prefix), { recursive: true, withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return [];
+        throw error;
+      });
+      return entries.filter((entry) => entry.isFile()).map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'));
     },
   };
 }

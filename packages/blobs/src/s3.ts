@@ -1,7 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import { assertKey, BlobNotFoundError, contentTypeOf, type BlobStore } from './store.ts';
+import {
+  DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, paginateListObjectsV2, PutObjectCommand, S3Client, S3ServiceException,
+} from '@aws-sdk/client-s3';
+import { assertKey, assertPrefix, BlobNotFoundError, contentTypeOf, type BlobStore } from './store.ts';
 
 export type S3Settings = {
   /** Unset for AWS itself; e.g. `http://minio:9000` for a self-hosted store. */
@@ -81,6 +83,15 @@ export function s3BlobStore(settings: S3Settings): BlobStore {
       assertKey(key);
       // S3 answers a delete of a key it does not have as it answers any other: 204.
       await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+    },
+
+    async list(prefix) {
+      assertPrefix(prefix);
+      const keys: string[] = [];
+      for await (const page of paginateListObjectsV2({ client }, { Bucket, Prefix: prefix })) {
+        for (const object of page.Contents ?? []) if (object.Key) keys.push(object.Key);
+      }
+      return keys;
     },
   };
 }

@@ -60,6 +60,17 @@ function behavesAsABlobStore(open: () => BlobStore) {
     await expect(store.delete('../outside')).rejects.toThrow(/Invalid blob key/);
   });
 
+  it('lists the keys under a folder, and none for a folder it does not have', async () => {
+    const store = open();
+    for (const key of ['exports/listed/a1/video.mp4', 'exports/listed/a1/poster.jpg', 'exports/listed/b2/video.mp4', 'exports/listed-not/c3/video.mp4']) {
+      await store.put(key, Buffer.from('x'));
+    }
+    expect((await store.list('exports/listed/')).sort()).toEqual(['exports/listed/a1/poster.jpg', 'exports/listed/a1/video.mp4', 'exports/listed/b2/video.mp4']);
+    expect(await store.list('exports/never/')).toEqual([]);
+    await expect(store.list('exports/listed')).rejects.toThrow(/Invalid blob prefix/);
+    await expect(store.list('../')).rejects.toThrow(/Invalid blob key/);
+  });
+
   it('refuses keys that could leave its folder or be read two ways', async () => {
     const store = open();
     for (const key of ['../etc/passwd', '/abs', 'a//b', 'a/../b', '.hidden', 'a b', '']) {

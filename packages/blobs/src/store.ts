@@ -27,6 +27,11 @@ export interface BlobStore {
   read(key: string, range?: ByteRange): Promise<ReadableStream<Uint8Array>>;
   /** Removes the blob; one that is not there is no error. */
   delete(key: string): Promise<void>;
+  /**
+   * Every key under `prefix` (a folder: `exports/<id>/`), in no set order. The local store also
+   * lists what a killed writer left half-written there, so that it can be deleted too.
+   */
+  list(prefix: string): Promise<string[]>;
 }
 
 export class BlobNotFoundError extends Error {
@@ -43,6 +48,12 @@ export function assertKey(key: string): void {
   if (key.length > 512 || !key.split('/').every((segment) => SEGMENT.test(segment))) {
     throw new Error(`Invalid blob key: ${JSON.stringify(key)}`);
   }
+}
+
+/** A prefix is a folder of plain segments, ending in `/`. */
+export function assertPrefix(prefix: string): void {
+  if (!prefix.endsWith('/')) throw new Error(`Invalid blob prefix: ${JSON.stringify(prefix)}`);
+  assertKey(prefix.slice(0, -1));
 }
 
 const TYPES: Record<string, string> = {

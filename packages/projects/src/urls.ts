@@ -9,8 +9,11 @@ export const editUrl = (appUrl: string, projectId: string) => `${appUrl}/project
  * writes over another's, so the files an export was finished with never change.
  */
 export function exportKeys(exportId: string, take: string) {
-  return { video: `exports/${exportId}/${take}/video.mp4`, poster: `exports/${exportId}/${take}/poster.jpg` };
+  return { video: `${exportFolder(exportId)}${take}/video.mp4`, poster: `${exportFolder(exportId)}${take}/poster.jpg` };
 }
+
+/** Every take of an export sits under this folder. */
+export const exportFolder = (exportId: string) => `exports/${exportId}/`;
 
 /** Where a render's uploaded images live in the blob store (`n` from 1, in order). */
 export const renderImageKey = (renderId: string, n: number, extension: string) => `renders/${renderId}/images/${n}.${extension}`;

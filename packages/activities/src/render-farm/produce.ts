@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BlobStore } from '@vp/blobs';
 import type { Db, Export } from '@vp/db';
-import { exportKeys, failExport, finishExport, startExport } from '@vp/projects';
+import { exportFolder, exportKeys, failExport, finishExport, startExport } from '@vp/projects';
 import { RenderError, renderComposition, type Composition, type FetchMedia, type RenderOptions } from '@vp/render';
 import { stallWatchdog } from './stall-watchdog.ts';
 
@@ -67,6 +67,8 @@ export async function produceExport(
       });
     // Another try (one the server gave up on, or its successor) finished first: its files are served.
     if (!finished.applied) await removeFiles();
+    // These are served: what a try killed after its upload left beside them goes.
+    else await removeOtherTakes(blobs, input.exportId, files).catch(() => {});
     return finished.export;
   } catch (error) {
     // A try given up while it was frozen or cut off, told so once it is back, must not mark
@@ -78,4 +80,9 @@ export async function produceExport(
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+async function removeOtherTakes(blobs: BlobStore, exportId: string, kept: { video: string; poster: string }): Promise<void> {
+  const stray = (await blobs.list(exportFolder(exportId))).filter((key) => key !== kept.video && key !== kept.poster);
+  await Promise.all(stray.map((key) => blobs.delete(key)));
 }
