@@ -5,7 +5,7 @@ import { createBlobStore } from '@vp/blobs';
 import { guard } from './auth/guard.ts';
 import type { GatewayDeps, GatewayEnv } from './env.ts';
 import { healthRoutes } from './health.ts';
-import { limitBody, requireJsonBody } from './http/body.ts';
+import { closeAfterUnreadBody, limitBody, requireJsonBody } from './http/body.ts';
 import { errorResponse, notFound, onError, validationHook } from './http/errors.ts';
 import { requestContext } from './http/request-context.ts';
 import { publishOpenApi } from './openapi.ts';
@@ -30,6 +30,7 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
   app.notFound(notFound);
 
   app.use(requestContext(deps.log));
+  app.use(closeAfterUnreadBody());
   app.use(methodNotAllowed({
     app,
     onMethodNotAllowed: (c, allowed) =>

@@ -49,6 +49,20 @@ export function requireJsonBody(options: { except?: (path: string) => boolean } 
   });
 }
 
+/**
+ * A request answered without its body having been read (refused by the key check, the rate
+ * limit, its type) gets `Connection: close`, so that the client sends its next request on a new
+ * connection. The rest of a large body may still be arriving on this one, and the Node adapter,
+ * which drains it, drops the connection when it has not all come in within half a second:
+ * a request the client sent on it meanwhile would fail.
+ */
+export function closeAfterUnreadBody() {
+  return createMiddleware<GatewayEnv>(async (c, next) => {
+    await next();
+    if (WITH_BODY.has(c.req.method) && hasBody(c.req.raw) && !c.req.raw.bodyUsed) c.res.headers.set('Connection', 'close');
+  });
+}
+
 /** The same request without its Content-Type, so that routes see no body at all. */
 function withoutContentType(request: Request): Request {
   const headers = new Headers(request.headers);
@@ -56,14 +70,28 @@ function withoutContentType(request: Request): Request {
   return new Request(request.url, { method: request.method, headers });
 }
 
-/** The dotted path of the first string (or key) holding NUL in a parsed body; null when none does. */
-function pathOfNul(value: unknown, path: string[] = []): string | null {
-  if (typeof value === 'string') return value.includes('\0') ? path.join('.') : null;
-  if (typeof value !== 'object' || value === null) return null;
-  for (const [key, item] of Object.entries(value)) {
-    if (key.includes('\0')) return [...path, key].join('.');
-    const found = pathOfNul(item, [...path, key]);
-    if (found !== null) return found;
+/** A place in a parsed body: its key, and the place holding it. */
+type Place = { key: string; up: Place } | null;
+function dotted(place: Place): string {
+  const keys: string[] = [];
+  for (let at = place; at; at = at.up) keys.push(at.key);
+  return keys.reverse().join('.');
+}
+
+/**
+ * The dotted path of the first string (or key) holding NUL in a parsed body; null when none does.
+ * Walked with a stack of its own: a body nested thousands deep must not exhaust the call stack.
+ */
+function pathOfNul(body: unknown): string | null {
+  const pending: { value: unknown; place: Place }[] = [{ value: body, place: null }];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const { value, place } = next;
+    if (typeof value === 'string' && value.includes('\0')) return dotted(place);
+    if (typeof value !== 'object' || value === null) continue;
+    const entries = Object.entries(value);
+    for (const [key] of entries) if (key.includes('\0')) return dotted({ key, up: place });
+    // Reversed, so that the first entry is looked at first.
+    for (let i = entries.length - 1; i >= 0; i--) pending.push({ value: entries[i]![1], place: { key: entries[i]![0], up: place } });
   }
   return null;
 }

@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
 import { describe, expect } from 'vitest';
 import { seedAccount, test } from '@vp/testing';
 import { createDb } from '@vp/db';
@@ -5,6 +8,14 @@ import { createTestGateway, withKey, json } from '../test-app.ts';
 
 const it = test.extend('gateway', { scope: 'file' }, async ({ database }, { onCleanup }) => {
   const gateway = await createTestGateway(database, { env: { BODY_LIMIT_BYTES: '4096' } });
+  onCleanup(gateway.close);
+  const { apiKey } = await seedAccount(database.db, { credits: 100 });
+  return { ...gateway, apiKey };
+});
+
+/** The deployment's body limit (8 MiB): room for a body nested a million deep. */
+const roomy = test.extend('gateway', { scope: 'file' }, async ({ database }, { onCleanup }) => {
+  const gateway = await createTestGateway(database);
   onCleanup(gateway.close);
   const { apiKey } = await seedAccount(database.db, { credits: 100 });
   return { ...gateway, apiKey };
@@ -47,6 +58,40 @@ describe('every non-2xx body is { error, code?, issues? } (spec: Errors)', () =>
       expect(await json(res)).toEqual({ error: expect.stringContaining('NUL'), issues: [{ path, message: expect.stringContaining('NUL') }] });
     }
     expect(await database.db.production.count()).toBe(before);
+  });
+
+  roomy('a body nested a million deep is a 400, as any body of the wrong shape; NUL deep inside one is found', async ({ gateway }) => {
+    const depth = 1_000_000;
+    const post = (body: string) => gateway.app.request('/v1/productions', {
+      method: 'POST', headers: { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json' }, body,
+    });
+    const deep = await post(`{"brief":${'['.repeat(depth)}${']'.repeat(depth)}}`);
+    expect(deep.status).toBe(400);
+    expect(await json(deep)).toMatchObject({ issues: [expect.objectContaining({ path: 'brief' })] });
+    const nul = await post(`{"brief":${'{"a":'.repeat(depth)}"x\\u0000"${'}'.repeat(depth)}}`);
+    expect(nul.status).toBe(400);
+    expect((await json(nul)).issues[0].path).toBe(['brief', ...Array(depth).fill('a')].join('.'));
+  });
+
+  roomy('a request refused before its body was read closes its connection: the requests after it are not lost with it', async ({ gateway }) => {
+    const server = serve({ fetch: gateway.app.fetch, hostname: '127.0.0.1', port: 0 });
+    await once(server, 'listening');
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/productions`;
+      const post = (body: string, type: string) => fetch(url, { method: 'POST', headers: { authorization: `Bearer ${gateway.apiKey}`, 'content-type': type }, body });
+      for (let round = 0; round < 3; round++) {
+        const refused = await post('x'.repeat(3_000_000), 'text/plain');
+        expect(refused.status).toBe(415);
+        expect(refused.headers.get('connection')).toBe('close');
+        // Sent at once, as a client's next calls are: none may land on the closing connection.
+        for (let next = 0; next < 3; next++) expect((await post('{"brief":{}}', 'application/json')).status).toBe(400);
+      }
+      // A body that was read leaves the connection open for the next request.
+      expect((await post('{"brief":{}}', 'application/json')).headers.get('connection')).toBe('keep-alive');
+    } finally {
+      if ('closeAllConnections' in server) server.closeAllConnections();
+      server.close();
+    }
   });
 
   it('an oversized body is a 413, refused before it is read to the end', async ({ gateway }) => {
