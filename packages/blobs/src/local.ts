@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { assertKey, assertPrefix, BlobNotFoundError, contentTypeOf, type BlobStore } from './store.ts';
@@ -20,12 +20,19 @@ export function localBlobStore(dir: string): BlobStore {
   return {
     async put(key, body) {
       const path = pathOf(key);
-      await mkdir(dirname(path), { recursive: true });
       // Written beside, then renamed: a reader sees the old blob or the new one, never half of one.
       const temporary = `${path}.${randomBytes(6).toString('hex')}.partial`;
+      const write = () => (Buffer.isBuffer(body) ? writeFile(temporary, body) : copyFile(body.file, temporary));
       try {
-        if (Buffer.isBuffer(body)) await writeFile(temporary, body);
-        else await copyFile(body.file, temporary);
+        // A delete in the same folder may remove it while it is still empty: then it is made again.
+        for (let tries = 1; ; tries++) {
+          await mkdir(dirname(path), { recursive: true });
+          const written = await write().then(() => true, (error: NodeJS.ErrnoException) => {
+            if (error.code !== 'ENOENT' || tries === 5) throw error;
+            return false;
+          });
+          if (written) break;
+        }
         await rename(temporary, path);
       } finally {
         await rm(temporary, { force: true });
@@ -56,7 +63,12 @@ export function localBlobStore(dir: string): BlobStore {
     },
 
     async delete(key) {
-      await rm(pathOf(key), { force: true });
+      const path = pathOf(key);
+      await rm(path, { force: true });
+      // The folders it leaves empty go too, up to the root: a folder still in use is not empty.
+      for (let folder = dirname(path); folder.startsWith(root + sep); folder = dirname(folder)) {
+        if (!(await rmdir(folder).then(() => true, () => false))) break;
+      }
     },
 
     async list(prefix) {

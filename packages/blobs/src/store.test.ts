@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
@@ -81,6 +81,25 @@ function behavesAsABlobStore(open: () => BlobStore) {
 
 describe('the local blob store', () => {
   behavesAsABlobStore(() => createBlobStore({ kind: 'local', dir: join(dir, 'local') }));
+
+  it('removes the folders a delete leaves empty, never its own, and never one a put is filling', async () => {
+    const root = join(dir, 'tidy');
+    const store = createBlobStore({ kind: 'local', dir: root });
+    await store.put('exports/e1/t1/video.mp4', Buffer.from('x'));
+    await store.put('exports/e1/t2/video.mp4', Buffer.from('x'));
+    await store.delete('exports/e1/t1/video.mp4');
+    expect(await readdir(join(root, 'exports', 'e1'))).toEqual(['t2']);
+    await store.delete('exports/e1/t2/video.mp4');
+    expect(await readdir(root)).toEqual([]);
+
+    // A put racing the delete of the folder's last blob: the put always lands.
+    for (let i = 0; i < 200; i++) {
+      await store.put('renders/r/images/1.png', Buffer.from('x'));
+      await Promise.all([store.delete('renders/r/images/1.png'), store.put(`renders/r/images/${i + 2}.png`, Buffer.from('y'))]);
+      expect(await store.list('renders/r/')).toEqual([`renders/r/images/${i + 2}.png`]);
+      await store.delete(`renders/r/images/${i + 2}.png`);
+    }
+  });
 });
 
 describe('the S3 blob store, against a real S3-compatible server (versitygw)', () => {
