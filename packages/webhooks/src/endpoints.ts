@@ -53,8 +53,13 @@ export async function createEndpoint(
 }
 
 /** A workspace's endpoints, newest first (ties by id), as every list (DECISIONS: Lists). */
-export function listEndpoints(db: Db, workspaceId: string) {
-  return db.webhookEndpoint.findMany({ where: { workspaceId, deletedAt: null }, orderBy: keyset.newestFirst });
+export async function listEndpoints(db: Db, workspaceId: string, page: { limit: number; cursor?: string }) {
+  const rows = await db.webhookEndpoint.findMany({
+    where: { workspaceId, deletedAt: null, ...keyset.after(keyset.startOf(page.cursor)) },
+    orderBy: keyset.newestFirst,
+    take: page.limit + 1,
+  });
+  return keyset.toPage(rows, page.limit);
 }
 
 /** An endpoint that exists and was not deleted. */

@@ -210,6 +210,21 @@ describe('GET /v1/webhooks', () => {
     await database.db.webhookEndpoint.updateMany({ where: { id: { in: ids } }, data: { createdAt: new Date('2030-01-01T00:00:00Z') } });
     expect(await listed()).toEqual([...ids].sort().reverse());
   });
+
+  it('takes limit (1 to 100, default 20) and cursor, as every list does', async ({ stack, database }) => {
+    const me = await caller(stack, database.db);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.unshift((await me.created()).id);
+    const first = await json(await me.call('/v1/webhooks?limit=2'));
+    expect(first.endpoints.map((e: { id: string }) => e.id)).toEqual(ids.slice(0, 2));
+    const second = await json(await me.call(`/v1/webhooks?limit=2&cursor=${first.nextCursor}`));
+    expect(second.endpoints.map((e: { id: string }) => e.id)).toEqual(ids.slice(2));
+    expect(second).not.toHaveProperty('nextCursor');
+    expect(await json(await me.call('/v1/webhooks'))).not.toHaveProperty('nextCursor');
+    for (const query of ['limit=0', 'limit=101', 'limit=abc', 'cursor=not-a-cursor']) {
+      expect((await me.call(`/v1/webhooks?${query}`)).status, query).toBe(400);
+    }
+  });
 });
 
 describe('GET, PATCH and DELETE /v1/webhooks/{id}', () => {

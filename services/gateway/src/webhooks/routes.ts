@@ -26,6 +26,7 @@ const Queued = json(z.object({ delivery: WebhookDelivery }), 'Queued; attempted 
   + 'Recorded before it is started: one that cannot be started at once (Temporal unreachable) is started by the outbox sweep, within a minute or two of Temporal being back.');
 const NotSendable = error('The endpoint is switched off (`endpoint_disabled`), or points at an address this server may not reach (`wrong_server`).');
 
+const Cursor = z.string().max(200).optional().meta({ description: 'Where the previous page ended: its `nextCursor`.' });
 const Id = z.object({ id: z.uuid().meta({ param: { name: 'id', in: 'path' }, description: 'The endpoint id.' }) });
 const body = <T extends z.ZodType>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
 const EndpointResponse = z.object({ endpoint: WebhookEndpoint });
@@ -35,8 +36,8 @@ const tags = ['Webhooks'];
 const routes = {
   list: createRoute({
     method: 'get', path: '/', tags, summary: 'List webhook endpoints',
-    request: { query: z.object({ workspaceId: z.uuid().optional() }) },
-    responses: { 200: json(z.object({ endpoints: z.array(WebhookEndpoint) }), 'Endpoints, newest first (ties broken by id)'), ...ERRORS },
+    request: { query: z.object({ workspaceId: z.uuid().optional(), limit: Limit, cursor: Cursor }) },
+    responses: { 200: json(z.object({ endpoints: z.array(WebhookEndpoint), nextCursor: z.string().optional() }), 'Endpoints, newest first (ties broken by id)'), ...ERRORS },
   }),
   create: createRoute({
     method: 'post', path: '/', tags, summary: 'Add an endpoint; its signing secret is shown once',
@@ -80,7 +81,7 @@ const routes = {
   }),
   deliveries: createRoute({
     method: 'get', path: '/{id}/deliveries', tags, summary: "An endpoint's deliveries, newest first",
-    request: { params: Id, query: z.object({ limit: Limit, cursor: z.string().max(200).optional() }) },
+    request: { params: Id, query: z.object({ limit: Limit, cursor: Cursor }) },
     responses: { 200: json(z.object({ deliveries: z.array(WebhookDelivery), nextCursor: z.string().optional() }), 'Deliveries'), ...ERRORS },
   }),
   redeliver: createRoute({
@@ -96,7 +97,7 @@ export function webhookRoutes<E extends Env>(deps: WebhookRouteDeps<E>) {
   // The body every delivery carries: documented as a component (a copy, made after zod is extended for OpenAPI).
   app.openAPIRegistry.register('WebhookEventPayload', WebhookEventPayload.extend({}));
 
-  app.openapi(routes.list, async (c) => c.json(await service.list(deps, await deps.caller(c), c.req.valid('query').workspaceId), 200));
+  app.openapi(routes.list, async (c) => c.json(await service.list(deps, await deps.caller(c), c.req.valid('query')), 200));
   app.openapi(routes.create, async (c) => c.json(await service.create(deps, await deps.caller(c), c.req.valid('json')), 201));
   app.openapi(routes.get, async (c) => c.json(await service.get(deps, await deps.caller(c), c.req.valid('param').id), 200));
   app.openapi(routes.update, async (c) => c.json(await service.update(deps, await deps.caller(c), c.req.valid('param').id, c.req.valid('json')), 200));

@@ -45,9 +45,12 @@ export async function create(deps: WebhookDeps, caller: Caller, body: CreateWebh
   return { endpoint: withSecret(row, secret) };
 }
 
-export async function list(deps: WebhookDeps, caller: Caller, workspaceId?: string): Promise<{ endpoints: WebhookEndpoint[] }> {
-  const access = await targetWorkspace(deps.db, caller, workspaceId, false);
-  return { endpoints: (await listEndpoints(deps.db, access.workspaceId)).map(toEndpoint) };
+export async function list(
+  deps: WebhookDeps, caller: Caller, query: { workspaceId?: string; limit: number; cursor?: string },
+): Promise<{ endpoints: WebhookEndpoint[]; nextCursor?: string }> {
+  const access = await targetWorkspace(deps.db, caller, query.workspaceId, false);
+  const { rows, nextCursor } = await listEndpoints(deps.db, access.workspaceId, query);
+  return { endpoints: rows.map(toEndpoint), ...(nextCursor ? { nextCursor } : {}) };
 }
 
 export async function get(deps: WebhookDeps, caller: Caller, id: string) {
