@@ -84,6 +84,17 @@ describe('composeProduction', () => {
     expect(fixed.durationMs).toBe(6000);
   });
 
+  it('refuses a medium id given twice and a code focus past its lines, naming where', () => {
+    const composition = composeProduction({ brief: sampleBrief(url), pitch: shortPitch() });
+    const issues = (value: unknown) => Composition.safeParse(value).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    const asset = composition.media[0]!;
+    expect(issues({ ...composition, media: [...composition.media, asset] })).toEqual([`media.${composition.media.length}.id: Duplicate media id ${asset.id}`]);
+    const at = composition.scenes.findIndex((scene) => scene.code && scene.code.lines.length > 0);
+    const code = composition.scenes[at]!.code!;
+    const scenes = composition.scenes.map((scene, i) => (i === at ? { ...scene, code: { ...code, focusLine: code.lines.length } } : scene));
+    expect(issues({ ...composition, scenes })).toEqual([`scenes.${at}.code.focusLine: The focus line is one of the ${code.lines.length} lines`]);
+  });
+
   it('signs the end card off with the brand, else the video\'s title, and the last shot\'s line beneath', () => {
     const pitch = samplePitch([
       { title: 'What\'s new', durationMs: 2000, text: 'Release 2.4' },

@@ -154,7 +154,11 @@ export const Composition = z
     const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
     let expectedStart = 0;
     const ids = new Set<string>();
-    const assets = new Set(composition.media.map((asset) => asset.id));
+    const assets = new Set<string>();
+    composition.media.forEach((asset, index) => {
+      if (assets.has(asset.id)) issue(['media', index, 'id'], `Duplicate media id ${asset.id}`);
+      assets.add(asset.id);
+    });
     composition.scenes.forEach((scene, index) => {
       if (scene.startMs !== expectedStart) issue(['scenes', index, 'startMs'], `Scenes follow each other: expected ${expectedStart}`);
       expectedStart = scene.startMs + scene.durationMs;
@@ -164,6 +168,10 @@ export const Composition = z
       const room = before ? Math.min(before.durationMs, scene.durationMs) : Infinity;
       if (scene.transition.durationMs > room) issue(['scenes', index, 'transition', 'durationMs'], `A transition lasts at most as long as the scenes either side of it: ${room} ms here`);
       ids.add(scene.id);
+      // The editor scrolls to it; an excerpt without lines (a note instead) has line 0.
+      if (scene.code && scene.code.focusLine > Math.max(0, scene.code.lines.length - 1)) {
+        issue(['scenes', index, 'code', 'focusLine'], `The focus line is one of the ${scene.code.lines.length} lines`);
+      }
       scene.media.forEach((placement, m) => {
         if (!assets.has(placement.assetId)) issue(['scenes', index, 'media', m, 'assetId'], `Unknown media ${placement.assetId}`);
       });
