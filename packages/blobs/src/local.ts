@@ -24,11 +24,11 @@ export function localBlobStore(dir: string): BlobStore {
       const temporary = `${path}.${randomBytes(6).toString('hex')}.partial`;
       const write = () => (Buffer.isBuffer(body) ? writeFile(temporary, body) : copyFile(body.file, temporary));
       try {
-        // A delete in the same folder may remove it while it is still empty: then it is made again.
+        // A delete in the same folder may remove it (or a parent) while it is still empty, even
+        // while it is being made: then it is made again.
         for (let tries = 1; ; tries++) {
-          await mkdir(dirname(path), { recursive: true });
-          const written = await write().then(() => true, (error: NodeJS.ErrnoException) => {
-            if (error.code !== 'ENOENT' || tries === 5) throw error;
+          const written = await mkdir(dirname(path), { recursive: true }).then(write).then(() => true, (error: NodeJS.ErrnoException) => {
+            if (!(error.code === 'ENOENT' || error.code === 'ENOTDIR') || tries === 5) throw error;
             return false;
           });
           if (written) break;
@@ -73,11 +73,25 @@ export function localBlobStore(dir: string): BlobStore {
 
     async list(prefix) {
       assertPrefix(prefix);
-      const entries = await readdir(join(root, prefix), { recursive: true, withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return [];
-        throw error;
-      });
-      return entries.filter((entry) => entry.isFile()).map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'));
+      const files = await filesUnder(join(root, prefix));
+      return files.map((file) => relative(root, file).split(sep).join('/'));
     },
   };
+}
+
+/** Every file under `dir`, walked folder by folder: one a delete removes meanwhile held no files. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const files: string[] = [];
+  for (const pending = [dir]; pending.length;) {
+    const folder = pending.pop()!;
+    const entries = await readdir(folder, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return [];
+      throw error;
+    });
+    for (const entry of entries) {
+      if (entry.isDirectory()) pending.push(join(folder, entry.name));
+      else if (entry.isFile()) files.push(join(folder, entry.name));
+    }
+  }
+  return files;
 }
