@@ -3,9 +3,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, onTestFinished } from 'vitest';
-import { localBlobStore } from '@vp/blobs';
+import { localBlobStore, type BlobStore } from '@vp/blobs';
 import type { Db } from '@vp/db';
-import { ensureExport, ensureProject } from '@vp/projects';
+import { ensureExport, ensureProject, finishExport } from '@vp/projects';
 import { composeImages, type FetchMedia } from '@vp/render';
 import { seedAccount, test } from '@vp/testing';
 import { produceExport } from './produce.ts';
@@ -24,7 +24,8 @@ async function exportToMake(db: Db) {
   await ensureProject(db, { id: projectId, workspaceId: workspace.id, productionId: null, title: 'Picture', compose: () => composition });
   const { id: exportId } = await ensureExport(db, { id: randomUUID(), projectId, version: 1 });
   const deps = { db, blobs: localBlobStore(join(dir, 'blobs')), workDir: join(dir, 'work'), stallMs: 60_000 };
-  const produce = () => produceExport(deps, { exportId, composition, fetchMedia: fetchPicture, signal: new AbortController().signal });
+  /** One try; `blobs` stands in for the store, as another try would see it. */
+  const produce = (blobs: BlobStore = deps.blobs) => produceExport({ ...deps, blobs }, { exportId, composition, fetchMedia: fetchPicture, signal: new AbortController().signal });
   return { dir, exportId, blobs: deps.blobs, produce };
 }
 
@@ -55,5 +56,29 @@ describe('a try killed after its upload', () => {
 
     const made = await produce();
     expect((await blobs.list(`exports/${exportId}/`)).sort()).toEqual([made.posterKey, made.videoKey]);
+  }, 60_000);
+});
+
+describe('a try whose upload another try removed', () => {
+  test('finishes with the files the other try recorded, and fails nothing', async ({ database }) => {
+    const { db } = database;
+    const { exportId, blobs: store, produce } = await exportToMake(db);
+    const winner = { video: `exports/${exportId}/0000beef/video.mp4`, poster: `exports/${exportId}/0000beef/poster.jpg` };
+    await store.put(winner.video, Buffer.from('the video'));
+    await store.put(winner.poster, Buffer.from('the poster'));
+    // While this try uploads, the other finishes first and tidies this try's take away.
+    const racing: BlobStore = {
+      ...store,
+      async put(key, body, options) {
+        if (key.endsWith('video.mp4') && !key.startsWith(`exports/${exportId}/0000beef/`)) {
+          await finishExport(db, exportId, winner, { bytes: 9, durationMs: 1000, width: 854, height: 480 });
+          throw Object.assign(new Error(`ENOENT: no such file or directory, rename '${key}'`), { code: 'ENOENT' });
+        }
+        return store.put(key, body, options);
+      },
+    };
+    const made = await produce(racing);
+    expect(made).toMatchObject({ status: 'done', videoKey: winner.video, posterKey: winner.poster });
+    expect((await store.list(`exports/${exportId}/`)).sort()).toEqual([winner.poster, winner.video]);
   }, 60_000);
 });

@@ -56,7 +56,10 @@ export async function produceExport(
       .then(() => blobs.put(files.video, { file: result.file }, { contentType: 'video/mp4' }))
       .catch(async (error: unknown) => {
         await removeFiles();
-        throw error;
+        // Another try finished first, and removed this one's upload as it tidied up: finishing
+        // below finds its files recorded, and returns them.
+        const row = await db.export.findUnique({ where: { id: input.exportId } }).catch(() => null);
+        if (row?.status !== 'done') throw error;
       });
     const finished = await finishExport(db, input.exportId, files, { bytes: result.bytes, durationMs: result.durationMs, width: result.width, height: result.height })
       .catch(async (error: unknown) => {
