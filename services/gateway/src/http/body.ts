@@ -19,7 +19,9 @@ export function limitBody(
   const limit = bodyLimit({
     maxSize: maxBytes,
     onError: () => {
-      throw refusal(maxBytes);
+      // Read only up to the limit: the rest may still be arriving (see `closeAfterUnreadBody`).
+      const refused = refusal(maxBytes);
+      throw new ApiError(refused.status, refused.message, refused.code, { ...refused.headers, Connection: 'close' }, refused.issues);
     },
   });
   return createMiddleware<GatewayEnv>((c, next) => (WITH_BODY.has(c.req.method) && !options.except?.(c.req.path) ? limit(c, next) : next()));
@@ -51,7 +53,7 @@ export function requireJsonBody(options: { except?: (path: string) => boolean } 
 
 /**
  * A request answered without its body having been read (refused by the key check, the rate
- * limit, its type) gets `Connection: close`, so that the client sends its next request on a new
+ * limit, its type; one over the body limit says so itself) gets `Connection: close`, so that the client sends its next request on a new
  * connection. The rest of a large body may still be arriving on this one, and the Node adapter,
  * which drains it, drops the connection when it has not all come in within half a second:
  * a request the client sent on it meanwhile would fail.
@@ -86,11 +88,10 @@ function pathOfNul(body: unknown): string | null {
   const pending: { value: unknown; place: Place }[] = [{ value: body, place: null }];
   for (let next = pending.pop(); next; next = pending.pop()) {
     const { value, place } = next;
-    if (typeof value === 'string' && value.includes('\0')) return dotted(place);
+    if (place?.key.includes('\0') || (typeof value === 'string' && value.includes('\0'))) return dotted(place);
     if (typeof value !== 'object' || value === null) continue;
+    // Pushed last to first, so that entries are looked at in order, each key before its value.
     const entries = Object.entries(value);
-    for (const [key] of entries) if (key.includes('\0')) return dotted({ key, up: place });
-    // Reversed, so that the first entry is looked at first.
     for (let i = entries.length - 1; i >= 0; i--) pending.push({ value: entries[i]![1], place: { key: entries[i]![0], up: place } });
   }
   return null;

@@ -52,6 +52,8 @@ describe('every non-2xx body is { error, code?, issues? } (spec: Errors)', () =>
     for (const [body, path] of [
       [{ brief: { intent: 'Launch\u0000day' } }, 'brief.intent'],
       [{ brief: { intent: 'Launch', code: [{ path: 'bin/tool', source: 'ELF\u0000\u0001' }] } }, 'brief.code.0.source'],
+      // The first in the body's order, a key before its value.
+      [{ brief: { intent: 'Launch', context: 'a\u0000' }, 'x\u0000': 1 }, 'brief.context'],
     ] as const) {
       const res = await gateway.app.request('/v1/productions', withKey(gateway.apiKey, { json: body }));
       expect(res.status).toBe(400);
@@ -83,7 +85,7 @@ describe('every non-2xx body is { error, code?, issues? } (spec: Errors)', () =>
         const refused = await post('x'.repeat(3_000_000), 'text/plain');
         expect(refused.status).toBe(415);
         expect(refused.headers.get('connection')).toBe('close');
-        // Sent at once, as a client's next calls are: none may land on the closing connection.
+        // The client's next calls all get their answers: none is sent on the closing connection.
         for (let next = 0; next < 3; next++) expect((await post('{"brief":{}}', 'application/json')).status).toBe(400);
       }
       // A body that was read leaves the connection open for the next request.
@@ -98,6 +100,8 @@ describe('every non-2xx body is { error, code?, issues? } (spec: Errors)', () =>
     const res = await gateway.app.request('/v1/productions', withKey(gateway.apiKey, { json: { brief: { intent: 'x'.repeat(10_000) } } }));
     expect(res.status).toBe(413);
     expect(await json(res)).toEqual({ error: expect.stringContaining('4096'), code: 'payload_too_large' });
+    // The rest of it may still be on its way: the connection is not kept for another request.
+    expect(res.headers.get('connection')).toBe('close');
   });
 
   it('an unknown route is a 404 and a wrong method a 405 with Allow', async ({ gateway }) => {
