@@ -53,10 +53,10 @@ export function requireJsonBody(options: { except?: (path: string) => boolean } 
 
 /**
  * A request answered without its body having been read (refused by the key check, the rate
- * limit, its type; one over the body limit says so itself) gets `Connection: close`, so that the client sends its next request on a new
- * connection. The rest of a large body may still be arriving on this one, and the Node adapter,
- * which drains it, drops the connection when it has not all come in within half a second:
- * a request the client sent on it meanwhile would fail.
+ * limit, its type) gets `Connection: close`, so that the client sends its next request on a new
+ * connection; one over the body limit says so itself. The rest of a large body may still be
+ * arriving on this one, and the Node adapter, which drains it, drops the connection when it has
+ * not all come in within half a second: a request the client sent on it meanwhile would fail.
  */
 export function closeAfterUnreadBody() {
   return createMiddleware<GatewayEnv>(async (c, next) => {
