@@ -55,11 +55,12 @@ export async function produceExport(
     await blobs.put(files.poster, { file: result.posterFile }, { contentType: 'image/jpeg' })
       .then(() => blobs.put(files.video, { file: result.file }, { contentType: 'video/mp4' }))
       .catch(async (error: unknown) => {
-        await removeFiles();
         // Another try finished first, and removed this one's upload as it tidied up: finishing
-        // below finds its files recorded, and returns them.
+        // below finds its files recorded, removes what is left of this one's, and returns them.
         const row = await db.export.findUnique({ where: { id: input.exportId } }).catch(() => null);
-        if (row?.status !== 'done') throw error;
+        if (row?.status === 'done') return;
+        await removeFiles();
+        throw error;
       });
     const finished = await finishExport(db, input.exportId, files, { bytes: result.bytes, durationMs: result.durationMs, width: result.width, height: result.height })
       .catch(async (error: unknown) => {
