@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { Hono, type Context } from 'hono';
 import { ApiError } from '@vp/contracts';
 import type { Db, Export } from '@vp/db';
-import { MAX_PROJECT_VERSIONS, queueExport, saveVersion, type projectWithHistory } from '@vp/projects';
+import { editUrl, MAX_PROJECT_VERSIONS, queueExport, saveVersion, type projectWithHistory } from '@vp/projects';
 import { editComposition, rebaseEdit } from '@vp/render/edit';
 import type { GatewayEnv } from '../env.ts';
 import { editPage, type EditState, type StoredComposition } from './edit-page.ts';
@@ -31,7 +31,7 @@ export function projectEditRoutes(deps: {
   startQueued: (c: Context<GatewayEnv>, made: Export) => Promise<void>;
 }) {
   const app = new Hono<GatewayEnv>();
-  const projectUrl = (found: DeliveredProject) => `${deps.appUrl}/projects/${found.id}`;
+  const projectUrl = (found: DeliveredProject) => editUrl(deps.appUrl, found.id);
   const page = (found: DeliveredProject, edit?: EditState) => {
     const newest = found.versions[0]!;
     return editPage({

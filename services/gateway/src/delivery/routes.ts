@@ -3,7 +3,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { Hono, type Context } from 'hono';
 import { ApiError, type Stage } from '@vp/contracts';
 import type { Export } from '@vp/db';
-import { projectWithHistory, queueExport, sharePosterUrl, shareUrl, shareVideoUrl } from '@vp/projects';
+import { editUrl, projectWithHistory, queueExport, sharePosterUrl, shareUrl, shareVideoUrl } from '@vp/projects';
 import { productionPageUrl } from '@vp/productions';
 import { exportWorkflowStart } from '@vp/workflows/render-start';
 import type { BlobStore } from '@vp/blobs';
@@ -75,7 +75,7 @@ export function deliveryRoutes(deps: GatewayDeps & { blobs: BlobStore }) {
     if (!found) return missing(c, 'There is no project at this address.');
     c.header('Cache-Control', 'no-store');
     return c.html(projectPage({
-      project: found, versions: found.versions, appUrl, projectUrl: `${appUrl}/projects/${found.id}`,
+      project: found, versions: found.versions, appUrl, projectUrl: editUrl(appUrl, found.id),
       productionPageUrl: found.productionId ? productionPageUrl(appUrl, found.productionId) : null,
     }));
   });
@@ -108,7 +108,7 @@ export function deliveryRoutes(deps: GatewayDeps & { blobs: BlobStore }) {
     if (!found || !version) return missing(c, 'There is no such project version.');
     const made = await queueExport(db, { id: randomUUID(), projectId: found.id, version: version.version });
     if (made) await startQueued(c, made);
-    return c.redirect(`${appUrl}/projects/${found.id}`, 303);
+    return c.redirect(editUrl(appUrl, found.id), 303);
   });
 
   app.route('/', projectEditRoutes({ db, appUrl, project, startQueued }));
