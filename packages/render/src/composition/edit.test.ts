@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sampleBrief, shortPitch } from '../testing/fixtures.ts';
+import { transitionInto, transitionMsBetween } from './choreography.ts';
 import { composeProduction } from './compose-production.ts';
 import { contrast, readableOn } from '../style/color.ts';
 import { editComposition, rebaseEdit } from './edit.ts';
@@ -132,7 +133,7 @@ describe('editComposition', () => {
       scenes: Object.fromEntries(stored.scenes.map((s, i) => [i, {
         // An input loses its line breaks; a textarea its first one, and sends the others as CRLF.
         title: (s.title ?? '').replace(/\n/g, ''), text: (s.text ?? '').replace(/^\n/, '').replace(/\n/g, '\r\n'),
-        durationMs: String(s.durationMs), transition: { kind: s.transition.kind, durationMs: String(s.transition.durationMs) },
+        durationMs: String(s.durationMs), transition: { kind: s.transition.kind, durationMs: String(s.transition.durationMs) }, position: String(i + 1),
       }])),
       voiceover: Object.fromEntries(stored.audio.voiceover.map((l, i) => [i, `${l.text}\r\n`])),
     };
@@ -141,6 +142,46 @@ describe('editComposition', () => {
     expect(edited({ scenes: { 1: { text: 'Faster\r\nand lighter' } } }, PAID, { ...base, scenes: base.scenes.map((s, i) => (i === 1 ? { ...s, text: 'Faster and lighter' } : s)) }).scenes[1]?.text)
       .toBe('Faster\nand lighter');
     expect(issues({ scenes: { 0: { durationMs: '0x1f4' }, 1: { durationMs: '5e2' } } }).map((i) => i.message)).toEqual(['a whole number of milliseconds', 'a whole number of milliseconds']);
+  });
+
+  it('moves a scene to another place and removes one, its voiceover line and media going with it', () => {
+    const next = edited({ scenes: { 3: { position: '2' }, 2: { remove: 'on' } } });
+    expect(next.scenes.map((s) => [s.id, s.startMs, s.durationMs])).toEqual([['shot-0', 0, 1100], ['shot-3', 1100, 1000], ['shot-1', 2100, 1500]]);
+    expect(next.durationMs).toBe(3600);
+    // Next to new neighbours, each keeps its kind of transition at the length the composer gives one there.
+    expect(next.scenes.map((s) => s.transition)).toEqual([
+      base.scenes[0]!.transition, { kind: 'fade', durationMs: transitionMsBetween([1100, 1000]) }, { kind: 'slide', durationMs: transitionMsBetween([1000, 1500]) },
+    ]);
+    expect(next.audio.voiceover.map((l) => l.sceneId)).toEqual(['shot-0', 'shot-1']);
+    expect(next.media).toEqual([]);
+    expect(next.audio.sfx.filter((s) => s.kind === 'whoosh').map((s) => s.sceneId)).toEqual(['shot-3', 'shot-1']);
+    expect(edited({ scenes: { 1: { remove: true } } }).scenes.map((s) => s.id)).toEqual(['shot-0', 'shot-2', 'shot-3']);
+  });
+
+  it('puts a scene moved later after the one whose place it takes; the new first scene has no transition in', () => {
+    const next = edited({ scenes: { 0: { position: 3 } } });
+    expect(next.scenes.map((s) => s.id)).toEqual(['shot-1', 'shot-2', 'shot-0', 'shot-3']);
+    expect(next.scenes[0]!.transition).toEqual({ kind: 'cut', durationMs: 0 });
+    // Still after the same scene: its transition stays as made.
+    expect(next.scenes[1]!.transition).toEqual(base.scenes[2]!.transition);
+    // The scene made first had none: it takes the composer's.
+    expect(next.scenes[2]!.transition).toEqual(transitionInto('title', 'wipe', [1400, 1100]));
+    expect(next.audio.voiceover.map((l) => l.sceneId)).toEqual(['shot-1', 'shot-2', 'shot-0']);
+    expect(edited({ scenes: { 2: { position: 1 } } }).scenes.map((s) => s.id)).toEqual(['shot-2', 'shot-0', 'shot-1', 'shot-3']);
+    // Two scenes swapped by their places.
+    expect(edited({ scenes: { 1: { position: 3 }, 2: { position: 2 } } }).scenes.map((s) => s.id)).toEqual(['shot-0', 'shot-2', 'shot-1', 'shot-3']);
+  });
+
+  it('keeps at least one scene, and names a problem by the scene\'s index on the form', () => {
+    expect(issues({ scenes: { 0: { remove: 'on' }, 1: { remove: 'on' }, 2: { remove: 'on' }, 3: { remove: 'on' } } })).toEqual([{ path: 'scenes', message: 'Keep at least one scene.' }]);
+    expect(issues({ scenes: { 3: { position: 1, title: '', text: '' } } })).toEqual([{ path: 'scenes.3.title', message: 'This scene shows only words: give it a heading or a text.' }]);
+    expect(issues({ scenes: { 3: { position: 2, transition: { durationMs: 1100 } } } })).toEqual([
+      { path: 'scenes.3.transition.durationMs', message: 'A transition lasts at most as long as the scenes either side of it: 1000 ms here' },
+    ]);
+    expect(issues({ scenes: { 0: { position: '0' }, 1: { position: 'last' }, 2: { position: 41 }, 3: { remove: 'maybe' } } })).toEqual([
+      { path: 'scenes.0.position', message: 'a place from 1 to 40' }, { path: 'scenes.1.position', message: 'a place from 1 to 40' },
+      { path: 'scenes.2.position', message: 'a place from 1 to 40' }, { path: 'scenes.3.remove', message: 'ticked or not' },
+    ]);
   });
 
   it('gives a cut turned into another transition the length the composer gives one there', () => {
@@ -162,5 +203,19 @@ describe('rebaseEdit', () => {
     // Emptied here and dropped there: nothing was lost.
     expect(rebaseEdit(base, newer, { ...form, voiceover: { 0: '' } }).lost).toBe(0);
     expect(newer.audio.voiceover[0]?.sceneId).toBe(base.audio.voiceover[1]?.sceneId);
+  });
+
+  it('moves a scene\'s changes to its place in the newer version, and counts those to a scene it removed', () => {
+    const newer = edited({ scenes: { 1: { remove: 'on' }, 3: { position: 1 } } });
+    expect(newer.scenes.map((s) => s.id)).toEqual(['shot-3', 'shot-0', 'shot-2']);
+    const form = {
+      scenes: Object.fromEntries(base.scenes.map((s, i) => [i, { title: s.title ?? '', position: String(i + 1) }])),
+    };
+    form.scenes[2]!.title = 'Mine';
+    form.scenes[1]!.title = 'Gone there';
+    form.scenes[0]!.position = '4';
+    expect(rebaseEdit(base, newer, form)).toEqual({ values: { scenes: { 1: { position: '4' }, 2: { title: 'Mine' } } }, lost: 1 });
+    // Removed here too: nothing was lost.
+    expect(rebaseEdit(base, newer, { scenes: { ...form.scenes, 1: { ...form.scenes[1], remove: 'on' } } }).lost).toBe(0);
   });
 });

@@ -1,20 +1,25 @@
 import { NUL_REFUSED } from '@vp/contracts';
 import { z } from 'zod';
 import { brandStyle } from './brand.ts';
-import { transitionEffects, transitionMsBetween, voiceOffsetMs } from './choreography.ts';
-import { Composition, parseComposition, retime, TRANSITIONS, type Scene } from './schema.ts';
+import { transitionEffects, transitionInto, transitionMsBetween, voiceOffsetMs } from './choreography.ts';
+import { Composition, MAX_SCENES, parseComposition, retime, TRANSITIONS, type Scene } from './schema.ts';
 
 /** Text as a person types it: no NUL (PostgreSQL stores none), ends trimmed, a form's CRLF line breaks as LF. */
 const Typed = (max: number) =>
   z.string().refine((text) => !text.includes('\0'), NUL_REFUSED).transform((text) => text.replace(/\r\n?/g, '\n').trim()).pipe(z.string().max(max));
-const WHOLE_MS = 'a whole number of milliseconds';
-/** A number of milliseconds, sent as a number or as a form's digits; an empty field is left out. */
-const TypedMs = (min: number, max: number) =>
+/** A whole number, sent as a number or as a form's digits; an empty field is left out. */
+const TypedWhole = (min: number, max: number, words: { whole: string; min: string; max: string }) =>
   z.preprocess(
     (value) => (typeof value === 'string' ? (value.trim() === '' ? undefined : /^\s*\d+\s*$/.test(value) ? Number(value) : NaN) : value),
-    z.number({ error: (issue) => (issue.code === 'invalid_type' ? WHOLE_MS : undefined) }).int(WHOLE_MS)
-      .min(min, `at least ${min} ms`).max(max, `at most ${max} ms`).optional(),
+    z.number({ error: (issue) => (issue.code === 'invalid_type' ? words.whole : undefined) }).int(words.whole)
+      .min(min, words.min).max(max, words.max).optional(),
   );
+const TypedMs = (min: number, max: number) =>
+  TypedWhole(min, max, { whole: 'a whole number of milliseconds', min: `at least ${min} ms`, max: `at most ${max} ms` });
+const PLACE = `a place from 1 to ${MAX_SCENES}`;
+/** Whether a checkbox's value says ticked: a browser sends `on` for one ticked and nothing for one not; a program may send a boolean. */
+export const ticked = (value: unknown) => value === true || value === 'on' || value === 'true';
+const Ticked = z.preprocess((value) => (ticked(value) ? true : value === 'false' ? false : value), z.boolean('ticked or not').optional());
 const Hex = z.string().transform((text) => text.trim().toLowerCase()).pipe(z.string().regex(/^#[0-9a-f]{6}$/, 'a colour as #rrggbb'));
 /** Fields keyed by their index in the project's list (a form's `scenes.2.title`). */
 const ByIndex = <T extends z.ZodType>(item: T) => z.record(z.string().regex(/^(0|[1-9]\d{0,2})$/, 'an index'), item);
@@ -22,8 +27,9 @@ const ByIndex = <T extends z.ZodType>(item: T) => z.record(z.string().regex(/^(0
 /**
  * What a person may change in a project, each field optional (what is left out stays): the
  * accent and background colours (the text's follows the background, as the composer makes it);
- * each scene's words, length and transition in (none into the first); each voiceover line's
- * words (emptied, the line is dropped). Media, code, size and the order of scenes stay as made.
+ * each scene's words, length, transition in (none into the first), place in the video and
+ * whether it stays; each voiceover line's words (emptied, the line is dropped). Media, code and
+ * size stay as made.
  */
 export const CompositionEdit = z.object({
   brand: z.object({ primaryColor: Hex.optional(), backgroundColor: Hex.optional() }).optional(),
@@ -32,6 +38,9 @@ export const CompositionEdit = z.object({
     text: Typed(500).optional(),
     durationMs: TypedMs(300, 120_000),
     transition: z.object({ kind: z.enum(TRANSITIONS).optional(), durationMs: TypedMs(0, 2000) }).optional(),
+    /** Its place from 1, as numbered on the page; a scene given another scene's place goes just before it (after it, moving later). */
+    position: TypedWhole(1, MAX_SCENES, { whole: PLACE, min: PLACE, max: PLACE }),
+    remove: Ticked,
   })).optional(),
   voiceover: ByIndex(Typed(1000)).optional(),
 });
@@ -42,8 +51,9 @@ export type EditIssue = { path: string; message: string };
 export { TRANSITIONS };
 
 /**
- * The next version of a project: the edit applied to the `stored` one, the scenes retimed, and
- * the sound cues that follow the picture placed again (each voice line after its scene's cut,
+ * The next version of a project: the edit applied to the `stored` one, the scenes kept put in
+ * their new order (a scene next to a new neighbour, its transition in left as it was, takes the
+ * composer's length there) and retimed, and the sound cues that follow the picture placed again (each voice line after its scene's cut,
  * with `soundEffects` a whoosh on each transition), as the composer places them. Text sent back
  * as a browser sends the stored text stays as stored: an untouched form changes nothing. Refused
  * with every issue when the result is not a valid project, or lasts longer than `maxDurationMs`
@@ -66,42 +76,48 @@ export function editComposition(
 
   const words = (path: string, sent: string | undefined, kept: string | null) => (sent === undefined || sameText(path, sent, kept) ? kept : sent || null);
   const lengths = base.scenes.map((scene, i) => edit.scenes?.[i]?.durationMs ?? scene.durationMs);
-  const scenes = base.scenes.map((scene, i): Scene => {
+  const order = sceneOrder(base.scenes.length, edit.scenes ?? {});
+  if (!order.length) return { issues: [{ path: 'scenes', message: 'Keep at least one scene.' }] };
+  const scenes = order.reduce<Scene[]>((placed, i, place) => {
+    const scene = base.scenes[i]!;
     const change = edit.scenes?.[i];
-    if (!change) return scene;
-    // The first scene has no transition in: it is kept as made.
-    const into = i > 0 ? change.transition : undefined;
-    const kind = into?.kind ?? scene.transition.kind;
-    const transitionMs = into?.durationMs ?? scene.transition.durationMs;
-    return {
-      ...scene,
-      title: words(`scenes.${i}.title`, change.title, scene.title),
-      text: words(`scenes.${i}.text`, change.text, scene.text),
-      durationMs: lengths[i]!,
-      // A cut takes no time: both scenes would be on screen at once. Another kind chosen for
-      // a cut, its length left at 0, takes the length the composer gives a transition there.
-      transition: { kind, durationMs: kind === 'cut' ? 0 : transitionMs || transitionMsBetween([lengths[i - 1] ?? 0, lengths[i]!]) },
-    };
-  });
+    const before = order[place - 1];
+    // A scene that follows the same one as before keeps its transition in unless it was changed.
+    const samePredecessor = place === 0 ? i === 0 : before === i - 1;
+    if (!change && samePredecessor) return [...placed, scene];
+    const edited = { ...scene, title: words(`scenes.${i}.title`, change?.title, scene.title), text: words(`scenes.${i}.text`, change?.text, scene.text), durationMs: lengths[i]! };
+    if (before === undefined) return [...placed, { ...edited, transition: i === 0 ? scene.transition : { kind: 'cut', durationMs: 0 } }];
+    // The page offers no transition for the scene made first: moved later, it takes the composer's.
+    const into = i > 0 ? change?.transition : undefined;
+    const neighbours: [number, number] = [lengths[before]!, lengths[i]!];
+    const kind = into?.kind ?? (i === 0 ? transitionInto(scene.kind, placed.at(-1)!.transition.kind, neighbours).kind : scene.transition.kind);
+    const transitionMs = into?.durationMs ?? (samePredecessor ? scene.transition.durationMs : 0);
+    // A cut takes no time: both scenes would be on screen at once. Another kind left at 0
+    // (chosen for a cut, or next to a new neighbour) takes the length the composer gives a transition there.
+    return [...placed, { ...edited, transition: { kind, durationMs: kind === 'cut' ? 0 : transitionMs || transitionMsBetween(neighbours) } }];
+  }, []);
   const { primaryColor = base.brand.primaryColor, backgroundColor = base.brand.backgroundColor } = edit.brand ?? {};
   const recoloured = primaryColor !== base.brand.primaryColor || backgroundColor !== base.brand.backgroundColor;
   // New colours as the composer makes a brief's readable: the text's from the background, an accent lost in it lifted.
   const brand = recoloured ? { ...brandStyle({ ...base.brand, primaryColor, backgroundColor }), name: base.brand.name, fontFamily: base.brand.fontFamily } : base.brand;
-  const timed = retime({ ...base, brand, scenes });
-  const byId = new Map(timed.scenes.map((scene) => [scene.id, scene]));
+  const timed = retime({ ...base, brand, scenes, media: mediaStillPlaced(base, scenes) });
+  const placeOf = new Map(timed.scenes.map((scene, place) => [scene.id, place]));
+  // A removed scene's line goes with it; the others follow their scenes' order.
   const voiceover = base.audio.voiceover.flatMap((line, i) => {
     const text = words(`voiceover.${i}`, edit.voiceover?.[i], line.text);
-    const scene = byId.get(line.sceneId);
-    return text && scene ? [{ ...line, text, offsetMs: voiceOffsetMs(scene) }] : [];
-  });
+    const place = placeOf.get(line.sceneId);
+    return text && place !== undefined ? [{ ...line, text, offsetMs: voiceOffsetMs(timed.scenes[place]!) }] : [];
+  }).sort((a, b) => placeOf.get(a.sceneId)! - placeOf.get(b.sceneId)!);
   const sfx = options.soundEffects ? transitionEffects(timed.scenes) : [];
   const next = { ...timed, audio: { ...timed.audio, voiceover, sfx } };
 
+  // Issues are named by the scene's index on the form, not its new place.
+  const onForm = (path: PropertyKey[]) => (path[0] === 'scenes' && typeof path[1] === 'number' ? ['scenes', order[path[1]], ...path.slice(2)] : path).join('.');
   const checked = Composition.safeParse(next);
-  const issues = checked.success ? [] : checked.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
-  next.scenes.forEach((scene, i) => {
+  const issues = checked.success ? [] : checked.error.issues.map((issue) => ({ path: onForm(issue.path), message: issue.message }));
+  next.scenes.forEach((scene, place) => {
     // Words are all a scene of these kinds shows; without them its frames are blank, and the review refuses the video.
-    if (WORDS_ONLY.has(scene.kind) && !scene.title && !scene.text) issues.push({ path: `scenes.${i}.title`, message: 'This scene shows only words: give it a heading or a text.' });
+    if (WORDS_ONLY.has(scene.kind) && !scene.title && !scene.text) issues.push({ path: onForm(['scenes', place, 'title']), message: 'This scene shows only words: give it a heading or a text.' });
   });
   if (next.durationMs > options.maxDurationMs) {
     issues.push({
@@ -113,10 +129,31 @@ export function editComposition(
 }
 
 /**
+ * The indexes of the scenes kept, in their new order: by the place each was given, its own when
+ * none. Given another scene's place, a scene moving earlier goes just before that scene, and one
+ * moving later just after it, as when it is dragged there.
+ */
+function sceneOrder(count: number, changes: CompositionEdit['scenes'] & object): number[] {
+  const key = (i: number) => {
+    const place = changes[i]?.position ?? i + 1;
+    return place === i + 1 ? place : place + (place < i + 1 ? -0.5 : 0.5);
+  };
+  return [...Array(count).keys()].filter((i) => !changes[i]?.remove).sort((a, b) => key(a) - key(b) || a - b);
+}
+
+/** The project's media without those only removed scenes showed. */
+function mediaStillPlaced(base: Composition, scenes: Scene[]): Composition['media'] {
+  const placed = (list: Scene[]) => new Set(list.flatMap((scene) => scene.media.map((m) => m.assetId)));
+  const [before, after] = [placed(base.scenes), placed(scenes)];
+  return base.media.filter((asset) => after.has(asset.id) || !before.has(asset.id));
+}
+
+/**
  * What a form made from `stored` changes, moved onto `newer`, a version saved since the form was
- * opened: the fields whose values differ from `stored`'s, at their place in `newer` (scenes keep
- * their places; a voiceover line follows its scene). A browser sends every field, so carrying the
- * untouched ones too would undo what `newer` changed. `lost` counts changed lines `newer` dropped.
+ * opened: the fields whose values differ from `stored`'s, at their place in `newer` (a scene's
+ * fields follow the scene, a voiceover line follows its scene). A browser sends every field, so
+ * carrying the untouched ones too would undo what `newer` changed. `lost` counts the changed
+ * fields whose scene or line `newer` dropped.
  */
 export function rebaseEdit(stored: unknown, newer: unknown, input: unknown): { values: Record<string, unknown>; lost: number } {
   const [from, to] = [parseComposition(stored), parseComposition(newer)];
@@ -125,12 +162,18 @@ export function rebaseEdit(stored: unknown, newer: unknown, input: unknown): { v
   for (const [path, kept] of editableFields(from)) {
     const sent = fieldValue(input, path);
     if (sent === undefined || (typeof sent === 'string' && sameText(path, sent, kept === null ? null : String(kept)))) continue;
-    const line = /^voiceover\.(\d+)$/.exec(path);
-    const sceneId = line ? from.audio.voiceover[Number(line[1])]?.sceneId : undefined;
-    const place = line ? to.audio.voiceover.findIndex((other) => other.sceneId === sceneId) : 0;
-    // A line emptied here and dropped there: what the form wanted holds.
-    if (place < 0) lost += typeof sent === 'string' && !sent.trim() ? 0 : 1;
-    else setField(values, line ? `voiceover.${place}` : path, sent);
+    const [, list, index, rest] = /^(scenes|voiceover)\.(\d+)(.*)$/.exec(path) ?? [];
+    if (!list) {
+      setField(values, path, sent);
+      continue;
+    }
+    const scenes = list === 'scenes';
+    const sceneId = scenes ? from.scenes[Number(index)]!.id : from.audio.voiceover[Number(index)]!.sceneId;
+    const place = scenes ? to.scenes.findIndex((scene) => scene.id === sceneId) : to.audio.voiceover.findIndex((line) => line.sceneId === sceneId);
+    // A scene removed, or a line emptied, here and gone there: what the form wanted holds.
+    const wantedGone = scenes ? ticked(fieldValue(input, `scenes.${index}.remove`)) : typeof sent === 'string' && !sent.trim();
+    if (place < 0) lost += wantedGone ? 0 : 1;
+    else setField(values, `${list}.${place}${rest}`, sent);
   }
   return { values, lost };
 }
@@ -143,6 +186,7 @@ function editableFields(composition: Composition): [string, string | number | nu
     ...composition.scenes.flatMap((scene, i): [string, string | number | null][] => [
       [`scenes.${i}.title`, scene.title], [`scenes.${i}.text`, scene.text], [`scenes.${i}.durationMs`, scene.durationMs],
       [`scenes.${i}.transition.kind`, scene.transition.kind], [`scenes.${i}.transition.durationMs`, scene.transition.durationMs],
+      [`scenes.${i}.position`, i + 1], [`scenes.${i}.remove`, null],
     ]),
     ...composition.audio.voiceover.map((line, i): [string, string] => [`voiceover.${i}`, line.text]),
   ];

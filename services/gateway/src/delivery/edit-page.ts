@@ -1,4 +1,4 @@
-import { fieldValue, TRANSITIONS, type EditIssue } from '@vp/render/edit';
+import { fieldValue, ticked, TRANSITIONS, type EditIssue } from '@vp/render/edit';
 import { html, page, type Markup } from '../http/html.ts';
 
 /** A form sent back: what was typed, and why it was not saved. */
@@ -16,7 +16,7 @@ const COLOURS = [['primaryColor', 'Accent'], ['backgroundColor', 'Background']] 
 
 /**
  * The page that saves the next version of a project from its newest one: the colours, each
- * scene's words, length and transition in, and each voiceover line. Field names are the paths
+ * scene's words, length, transition in, place and whether it stays, and each voiceover line. Field names are the paths
  * of `CompositionEdit` (`scenes.2.title`), so each refusal is shown beside its field. After a
  * refusal the page comes back with what was typed. A page of its own, which never refreshes
  * itself as the project's page does while an export is made.
@@ -37,7 +37,9 @@ export function editPage(input: {
   const ms = (name: string, label: string, stored: unknown, min: number, max: number) =>
     field(name, label, html`<input name="${name}" type="number" inputmode="numeric" min="${min}" max="${max}" step="1" value="${typed(name, stored)}">`);
 
+  const count = composition.scenes?.length ?? 0;
   const scenes = (composition.scenes ?? []).map((scene, i) => {
+    const removed = edit ? ticked(fieldValue(edit.values, `scenes.${i}.remove`)) : false;
     const sentKind = typed(`scenes.${i}.transition.kind`, scene.transition?.kind);
     const transitionKind = (TRANSITIONS as readonly string[]).includes(sentKind) ? sentKind : scene.transition?.kind;
     return html`<fieldset><legend>Scene ${i + 1} · ${scene.kind ?? ''}</legend>
@@ -47,6 +49,10 @@ export function editPage(input: {
     ${ms(`scenes.${i}.durationMs`, 'Length (ms)', scene.durationMs, 300, 120_000)}
     ${i === 0 ? null : html`${field(`scenes.${i}.transition.kind`, 'Transition in', html`<select name="scenes.${i}.transition.kind">${TRANSITIONS.map((kind) => html`<option${kind === transitionKind ? html` selected` : null}>${kind}</option>`)}</select>`)}
     ${ms(`scenes.${i}.transition.durationMs`, 'Transition (ms)', scene.transition?.durationMs, 0, 2000)}`}
+  </div>
+  <div class="row">
+    ${field(`scenes.${i}.position`, 'Place', html`<input name="scenes.${i}.position" type="number" inputmode="numeric" min="1" max="${count}" step="1" value="${typed(`scenes.${i}.position`, i + 1)}">`)}
+    ${field(`scenes.${i}.remove`, 'Remove this scene', html`<input name="scenes.${i}.remove" type="checkbox"${removed ? html` checked` : null}>`)}
   </div>
 </fieldset>`;
   });
@@ -67,7 +73,7 @@ ${edit ? html`<div class="card notice problem" role="alert"><p>${edit.problem}</
   </div><p class="muted">The text's colour follows the background, so that it stays readable.</p></fieldset>
   ${scenes}
   ${voiceover.length ? html`<fieldset><legend>Voiceover</legend>${voiceover}<p class="muted">Empty a line to drop it.</p></fieldset>` : null}
-  <p class="muted">A cut takes no time; another transition left at 0 ms takes its usual length. Scenes may be shortened or lengthened; together they last at most ${(input.maxDurationMs / 1000).toFixed(1)} s, the length the video's credits paid for.</p>
+  <p class="muted">Give a scene another place to move it there; a removed scene's voiceover line goes with it. A cut takes no time; another transition left at 0 ms, or next to a new neighbour, takes its usual length. Scenes may be shortened or lengthened; together they last at most ${(input.maxDurationMs / 1000).toFixed(1)} s, the length the video's credits paid for.</p>
   <button type="submit">Save as version ${input.baseVersion + 1} and export it</button>
 </form>`,
   });
@@ -75,7 +81,7 @@ ${edit ? html`<div class="card notice problem" role="alert"><p>${edit.problem}</
 
 /** Whether the form has a field of this name, where its refusal is shown beside it. */
 function isField(path: string, composition: StoredComposition): boolean {
-  const scene = /^scenes\.(\d+)\.(title|text|durationMs|transition\.kind|transition\.durationMs)$/.exec(path);
+  const scene = /^scenes\.(\d+)\.(title|text|durationMs|transition\.kind|transition\.durationMs|position|remove)$/.exec(path);
   if (scene) return Number(scene[1]) < (composition.scenes?.length ?? 0) && (Number(scene[1]) > 0 || !scene[2]!.startsWith('transition'));
   const line = /^voiceover\.(\d+)$/.exec(path);
   if (line) return Number(line[1]) < (composition.audio?.voiceover?.length ?? 0);
@@ -88,5 +94,5 @@ function placeOf(path: string): string {
   const line = /^voiceover\.(\d+)/.exec(path);
   if (scene) return `Scene ${Number(scene[1]) + 1}`;
   if (line) return `Voiceover line ${Number(line[1]) + 1}`;
-  return path === 'durationMs' ? 'The video' : path === '' ? 'The form' : path;
+  return path === 'durationMs' ? 'The video' : path === 'scenes' ? 'The scenes' : path === '' ? 'The form' : path;
 }

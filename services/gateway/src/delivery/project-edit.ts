@@ -61,7 +61,7 @@ export function projectEditRoutes(deps: {
       const message = 'Another version was saved since this page was opened. Nothing was saved: your changes are shown below, over the newest version.';
       if (!wantsPage(c)) throw new ApiError(409, message, 'stale');
       const { values, lost } = rebaseEdit(from.composition, now.versions[0]!.composition, changes);
-      const dropped = lost === 1 ? ' One voiceover line you changed was dropped in it.' : lost ? ` ${lost} voiceover lines you changed were dropped in it.` : '';
+      const dropped = lost === 1 ? ' One of your changes was to a scene or voiceover line it dropped.' : lost ? ` ${lost} of your changes were to scenes or voiceover lines it dropped.` : '';
       return c.html(page(now, { values, issues: [], problem: message + dropped }), 409);
     };
     if (from !== newest) return stale();

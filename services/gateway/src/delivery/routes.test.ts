@@ -313,6 +313,8 @@ function fieldsOf(page: string): Record<string, string> {
   for (const [, name, value] of form.matchAll(/<input[^>]*\bname="([^"]+)"[^>]*\bvalue="([^"]*)"/g)) fields[name!] = text(value!);
   for (const [, name, value] of form.matchAll(/<textarea[^>]*\bname="([^"]+)"[^>]*>([^<]*)<\/textarea>/g)) fields[name!] = text(value!).replace(/\n/g, '\r\n');
   for (const [, name, options] of form.matchAll(/<select[^>]*\bname="([^"]+)"[^>]*>(.*?)<\/select>/gs)) fields[name!] = /<option selected>([^<]*)</.exec(options!)![1]!;
+  // A ticked checkbox is sent as `on`; one not ticked, not at all.
+  for (const [, name] of form.matchAll(/<input[^>]*\bname="([^"]+)"[^>]*\btype="checkbox" checked>/g)) fields[name!] = 'on';
   return fields;
 }
 
@@ -380,8 +382,17 @@ describe('an edit of a delivered production\'s project', () => {
     const after = await (await get(stack, delivery.editUrl, { accept: 'text/html' })).text();
     expect(after).toContain('Version 2');
     expect(after).toContain(`/share/${made.id}`);
-    expect(await editPage(stack, delivery.editUrl)).toContain('name="baseVersion" value="2"');
-  }, 240_000);
+    const secondPage = fieldsOf(await editPage(stack, delivery.editUrl));
+    expect(secondPage).toMatchObject({ baseVersion: '2', 'scenes.0.position': '1', 'scenes.1.position': '2' });
+
+    // The page sent back with the second scene moved first.
+    expect((await save({ ...secondPage, 'scenes.1.position': '1' })).status).toBe(303);
+    const third = await versionOf(database.db, delivery.projectId, 3);
+    const ids = second.scenes.map((s) => s.id);
+    expect(third.scenes.map((s) => s.id)).toEqual([ids[1], ids[0], ...ids.slice(2)]);
+    expect(third.durationMs).toBe(second.durationMs);
+    await exportsDone(database.db, delivery.projectId);
+  }, 300_000);
 
   it('refuses what cannot be saved, one save from a version at a time, and saves nothing half', async ({ stack, database }) => {
     const me = await client(stack, database.db);
@@ -391,6 +402,13 @@ describe('an edit of a delivered production\'s project', () => {
     const first = await versionOf(database.db, delivery.projectId, 1);
     const versions = () => database.db.projectVersion.count({ where: { projectId: delivery.projectId } });
     const openedAtVersion1 = fieldsOf(await editPage(stack, delivery.editUrl));
+
+    // Every scene removed: the page again, each box still ticked.
+    const emptied = await save({ ...openedAtVersion1, ...Object.fromEntries(first.scenes.map((_, i) => [`scenes.${i}.remove`, 'on'])) });
+    expect(emptied.status).toBe(400);
+    const emptiedPage = await emptied.text();
+    expect(emptiedPage).toContain('The scenes: Keep at least one scene.');
+    expect(Object.keys(fieldsOf(emptiedPage)).filter((name) => name.endsWith('.remove'))).toHaveLength(first.scenes.length);
 
     // Longer than the credits paid for: the page again, with what was typed and why.
     const longer = String(first.scenes[0]!.durationMs + 1000);
