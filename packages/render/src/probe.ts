@@ -9,6 +9,9 @@ export interface ProbeStream {
   pix_fmt?: string;
   /** `smpte2084` (PQ) or `arib-std-b67` (HLG) for HDR video. */
   color_transfer?: string;
+  color_primaries?: string;
+  /** The YUV matrix, such as `bt2020nc`. */
+  color_space?: string;
   r_frame_rate?: string;
   avg_frame_rate?: string;
   nb_frames?: string;

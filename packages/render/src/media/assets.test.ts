@@ -73,7 +73,9 @@ describe('loadAssets', () => {
 
   it('marks a phone\'s HDR clip (HEVC, HLG) to be tone-mapped', async () => {
     const video = await loadAssets(withMedia('video', '/hdr-clip.mov'), { fetchMedia: local, dir });
-    expect(video.videos.get('image-1')).toMatchObject({ width: 320, height: 180, durationMs: 1000, hdr: true });
+    expect(video.videos.get('image-1')).toMatchObject({ width: 320, height: 180, durationMs: 1000, hdr: true, primaries: 'bt2020', matrix: 'bt2020nc' });
+    const untagged = await loadAssets(withMedia('video', '/hdr-clip-untagged.mov'), { fetchMedia: local, dir });
+    expect(untagged.videos.get('image-1')).toMatchObject({ hdr: true, primaries: null, matrix: null, subject: { id: 'image-1' } });
   });
 
   it('sizes a phone\'s portrait clip as it is shown, upright, not as its pictures are stored', async () => {

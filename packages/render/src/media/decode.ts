@@ -13,9 +13,16 @@ export interface VideoFile {
   durationMs: number;
   /** HDR pictures (PQ or HLG, as phones record by default): tone-mapped when decoded. */
   hdr: boolean;
+  /** The colour primaries and YUV matrix the file states; null where it states none. */
+  primaries: string | null;
+  matrix: string | null;
+  /** Named in a failure to decode it while it is drawn. */
+  subject: MediaSubject;
 }
 
 const HDR_TRANSFERS = new Set(['smpte2084', 'arib-std-b67']);
+/** Why a video that passed its checks cannot be used: a medium's failure, not a try's. */
+export const UNDECODABLE_VIDEO = 'could not be decoded: it is not a video that can be played';
 
 function failure(subject: MediaSubject, reason: string, details: string | null = null, cause?: unknown): MediaError {
   return mediaFailure(subject, reason, { details, cause });
@@ -72,7 +79,7 @@ export async function checkVideo(body: Buffer, file: string, subject: MediaSubje
   await writeFile(file, body);
   const undecodable = (error: unknown) => {
     if (signal?.aborted) return error;
-    return failure(subject, 'could not be decoded: it is not a video that can be played', error instanceof RenderError ? error.details : String(error), error);
+    return failure(subject, UNDECODABLE_VIDEO, error instanceof RenderError ? error.details : String(error), error);
   };
   const info = await probe(file, signal).catch((error: unknown) => { throw undecodable(error); });
   const stream = info.streams.find((s) => s.codec_type === 'video' && s.width && s.height);
@@ -83,7 +90,7 @@ export async function checkVideo(body: Buffer, file: string, subject: MediaSubje
   const picture = await run('ffmpeg', ['-v', 'error', '-i', file, '-map', `0:${stream.index}`, '-frames:v', '1',
     '-vf', 'scale=16:16', '-pix_fmt', 'gray', '-f', 'rawvideo', 'pipe:1'], { signal, failure: 'The video could not be decoded' })
     .catch((error: unknown) => { throw undecodable(error); });
-  if (picture.length !== 256) throw failure(subject, 'could not be decoded: it is not a video that can be played');
+  if (picture.length !== 256) throw failure(subject, UNDECODABLE_VIDEO);
   const seconds = Number(stream.duration ?? info.format.duration ?? 0);
   // ffmpeg decodes the pictures upright: the scene lays the clip out at that size.
   const { width, height } = stream;
@@ -91,8 +98,11 @@ export async function checkVideo(body: Buffer, file: string, subject: MediaSubje
   return {
     file, ...size, durationMs: Number.isFinite(seconds) ? Math.round(seconds * 1000) : 0,
     hdr: HDR_TRANSFERS.has(stream.color_transfer ?? ''),
+    primaries: stated(stream.color_primaries), matrix: stated(stream.color_space), subject,
   };
 }
+
+const stated = (tag: string | undefined) => (tag && tag !== 'unknown' && tag !== 'unspecified' ? tag : null);
 
 /** Whether the display matrix turns the pictures a quarter turn, as phones store portrait clips. */
 function quarterTurned(stream: ProbeStream): boolean {

@@ -3,12 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toRgb } from '../style/color.ts';
+import { MediaError } from '../errors.ts';
 import { HDR_CLIP_COLOR, startMediaServer } from '../testing/media-server.ts';
-import { VideoFrames } from './video-frames.ts';
+import { VideoFrames, type VideoInput } from './video-frames.ts';
 
 let server: Awaited<ReturnType<typeof startMediaServer>>;
 let dir: string;
 let hdrClip: string;
+let untaggedHdrClip: string;
 let demoGif: string;
 beforeAll(async () => {
   server = await startMediaServer();
@@ -18,7 +20,7 @@ beforeAll(async () => {
     await writeFile(file, Buffer.from(await (await fetch(server.url(path))).arrayBuffer()));
     return file;
   };
-  [hdrClip, demoGif] = await Promise.all([save('/hdr-clip.mov'), save('/demo.gif')]);
+  [hdrClip, untaggedHdrClip, demoGif] = await Promise.all([save('/hdr-clip.mov'), save('/hdr-clip-untagged.mov'), save('/demo.gif')]);
 });
 afterAll(async () => {
   await server.close();
@@ -26,7 +28,7 @@ afterAll(async () => {
 });
 
 /** The largest difference of any channel between the middle pixel of a frame and a colour. */
-async function offBy(video: { file: string; hdr: boolean }, hex: string): Promise<number> {
+async function offBy(video: VideoInput, hex: string): Promise<number> {
   const frames = new VideoFrames(video, 64, 36, undefined);
   try {
     const frame = await frames.next();
@@ -41,6 +43,24 @@ async function offBy(video: { file: string; hdr: boolean }, hex: string): Promis
 describe('VideoFrames', () => {
   it('shows a phone\'s HDR clip in the colours an SDR screen shows', async () => {
     expect(await offBy({ file: hdrClip, hdr: true }, HDR_CLIP_COLOR)).toBeLessThanOrEqual(10);
+  });
+
+  it('shows an HDR clip that leaves its primaries and matrix unstated as BT.2100 states them', async () => {
+    expect(await offBy({ file: untaggedHdrClip, hdr: true, primaries: null, matrix: null }, HDR_CLIP_COLOR)).toBeLessThanOrEqual(10);
+  });
+
+  it('names the clip, as a medium that cannot be used, when its decoder stops before a frame', async () => {
+    const subject = { id: 'clip-1', url: 'https://media.example.com/clip.gif', label: 'The video "clip.gif"' };
+    // A GIF states no transfer: taken for HDR, the tone mapping has no way from it.
+    const frames = new VideoFrames({ file: demoGif, hdr: true, primaries: null, matrix: null, subject }, 64, 40, undefined);
+    try {
+      const failure = await frames.next().then(() => null, (error: unknown) => error);
+      expect(failure).toBeInstanceOf(MediaError);
+      expect(failure).toMatchObject({ message: 'The video "clip.gif" could not be decoded: it is not a video that can be played', mediaId: 'clip-1', transient: false });
+      expect((failure as MediaError).details).toMatch(/zscale|colorspace/i);
+    } finally {
+      frames.close();
+    }
   });
 
   it('would show it washed out without tone mapping: the clip really is HDR', async () => {

@@ -1,5 +1,7 @@
+import { RenderError } from '../errors.ts';
 import { startChild, type Child } from '../process.ts';
-import type { VideoFile } from './decode.ts';
+import { UNDECODABLE_VIDEO, type VideoFile } from './decode.ts';
+import { mediaFailure } from './fetch-media.ts';
 
 /** Frames decoded ahead of the drawing: enough to hide the decoder's latency, no more. */
 const AHEAD = 2;
@@ -14,6 +16,18 @@ const HDR_TO_SDR = [
   'zscale=t=linear:npl=203', 'format=gbrpf32le', 'zscale=p=bt709',
   'tonemap=tonemap=mobius:param=0.7:desat=0', 'zscale=t=bt709:m=bt709:r=tv', 'format=yuv420p',
 ].join(',');
+
+/** A clip to decode: the file, its colours, and whom to name when it cannot be decoded. */
+export type VideoInput = Pick<VideoFile, 'file' | 'hdr'> & Partial<Pick<VideoFile, 'primaries' | 'matrix' | 'subject'>>;
+
+/**
+ * What HDR colours a file leaves unstated, as BT.2100 states them (BT.2020 primaries, the
+ * non-constant luminance matrix): without them the tone mapping finds no way to BT.709.
+ */
+function assumedHdrColours(video: VideoInput): string | null {
+  const assumed = [video.primaries ? null : 'color_primaries=bt2020', video.matrix ? null : 'colorspace=bt2020nc'].filter(Boolean);
+  return assumed.length ? `setparams=${assumed.join(':')}` : null;
+}
 
 /**
  * A video decoded by ffmpeg into RGBA frames of exactly `width` × `height` at 30 fps,
@@ -30,12 +44,13 @@ export class VideoFrames {
   private last: Buffer | null = null;
   private wake: (() => void) | null = null;
 
-  constructor(video: Pick<VideoFile, 'file' | 'hdr'>, readonly width: number, readonly height: number, signal?: AbortSignal) {
+  constructor(private readonly video: VideoInput, readonly width: number, readonly height: number, private readonly signal?: AbortSignal) {
     this.frameBytes = width * height * 4;
     const fill = `fps=30,scale=${width}:${height}:force_original_aspect_ratio=increase,crop=${width}:${height}`;
+    const filters = video.hdr ? [assumedHdrColours(video), fill, HDR_TO_SDR] : [fill];
     this.child = startChild('ffmpeg', [
       '-v', 'error', '-stream_loop', '-1', '-i', video.file, '-an', '-sn',
-      '-vf', `${fill},${video.hdr ? `${HDR_TO_SDR},` : ''}format=rgba`,
+      '-vf', [...filters, 'format=rgba'].filter(Boolean).join(','),
       '-f', 'rawvideo', 'pipe:1',
     ], { signal, failure: 'A video could not be decoded', collectStdout: false });
     const stdout = this.child.process.stdout;
@@ -65,11 +80,23 @@ export class VideoFrames {
     }
     if (this.buffered < this.frameBytes) {
       if (this.last) return this.last;
-      throw new Error('The video decoder stopped before its first frame');
+      throw await this.failure();
     }
     this.last = this.take(this.frameBytes);
     if (this.buffered < AHEAD * this.frameBytes && !this.ended) this.child.process.stdout.resume();
     return this.last;
+  }
+
+  /**
+   * Why the decoder stopped before its first frame. The clip passed its checks before the render,
+   * so it is the medium's failure, named and final: another try would decode it no better.
+   */
+  private async failure(): Promise<unknown> {
+    const stopped = await this.child.done.then(() => null, (error: unknown) => error);
+    if (this.signal?.aborted) return this.signal.reason;
+    const details = stopped instanceof RenderError ? stopped.details : stopped ? String(stopped) : 'The decoder gave no frames.';
+    if (!this.video.subject) return new RenderError('The video decoder stopped before its first frame', details, { cause: stopped });
+    return mediaFailure(this.video.subject, UNDECODABLE_VIDEO, { details, cause: stopped });
   }
 
   close(): void {

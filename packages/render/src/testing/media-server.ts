@@ -78,12 +78,16 @@ const HEIC_HEAD = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftyphe
 /** The one colour of `/hdr-clip.mov`. */
 export const HDR_CLIP_COLOR = '#20a060';
 
-/** That colour as a phone records HDR: HEVC, 10 bits, HLG, BT.2020, SDR white at reference white (203 nits). */
-function hdrClip(): Promise<Buffer> {
+/**
+ * That colour as a phone records HDR: HEVC, 10 bits, HLG, BT.2020, SDR white at reference white
+ * (203 nits). `tagged: false` states only the HLG transfer, as some exports leave a clip.
+ */
+function hdrClip({ tagged }: { tagged: boolean }): Promise<Buffer> {
+  const toHdr = 'zscale=rin=pc:tin=bt709:min=gbr:pin=bt709:t=arib-std-b67:p=bt2020:m=bt2020nc:r=tv:npl=203,format=yuv420p10le';
   return encode(`color=c=${HDR_CLIP_COLOR}:size=320x180:rate=30,format=gbrp`, [
-    '-t', '1', '-vf', 'zscale=rin=pc:tin=bt709:min=gbr:pin=bt709:t=arib-std-b67:p=bt2020:m=bt2020nc:r=tv:npl=203,format=yuv420p10le',
+    '-t', '1', '-vf', tagged ? toHdr : `${toHdr},setparams=color_primaries=unknown:colorspace=unknown`,
     '-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=error', '-tag:v', 'hvc1',
-    '-color_primaries', 'bt2020', '-color_trc', 'arib-std-b67', '-colorspace', 'bt2020nc',
+    '-color_trc', 'arib-std-b67', ...(tagged ? ['-color_primaries', 'bt2020', '-colorspace', 'bt2020nc'] : []),
   ], 'mov');
 }
 
@@ -102,7 +106,7 @@ function turnedUpright(mp4: Buffer): Buffer {
 
 /**
  * A local HTTP server with good and bad media for tests: pictures in every accepted type,
- * a short video (also as a phone's portrait clip), files typed loosely by their server, a phone's HDR clip, logos, and a 404, an
+ * a short video (also as a phone's portrait clip), files typed loosely by their server, a phone's HDR clip (also without its colour tags), logos, and a 404, an
  * HTML page, an iPhone photo (HEIC), an animated GIF (also one claiming a 16000 × 16000 screen), damaged files, a redirect, a busy server
  * (503, 429) and a slow one.
  */
@@ -135,7 +139,8 @@ export async function startMediaServer(): Promise<{ url: (path: string) => strin
     '/clip.mp4': { type: 'video/mp4', body: clip },
     '/clip.m4v': { type: 'video/x-m4v', body: clip },
     '/portrait-clip.mp4': { type: 'video/mp4', body: turnedUpright(clip) },
-    '/hdr-clip.mov': { type: 'video/quicktime', body: await hdrClip() },
+    '/hdr-clip.mov': { type: 'video/quicktime', body: await hdrClip({ tagged: true }) },
+    '/hdr-clip-untagged.mov': { type: 'video/quicktime', body: await hdrClip({ tagged: false }) },
     '/untyped.png': { type: 'application/octet-stream', body: png(400, 300, 120) },
     '/page.html': { type: 'text/html', body: Buffer.from('<!doctype html><title>Not an image</title>') },
     '/broken.png': { type: 'image/png', body: Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(400, 7)]) },

@@ -1,8 +1,7 @@
 import { createCanvas, ImageData, type Canvas } from '@napi-rs/canvas';
 import type { MediaPlacement } from '../../composition/schema.ts';
 import type { Assets } from '../../media/assets.ts';
-import type { VideoFile } from '../../media/decode.ts';
-import { VideoFrames } from '../../media/video-frames.ts';
+import { VideoFrames, type VideoInput } from '../../media/video-frames.ts';
 import type { ScenePlan } from '../../plan/plan.ts';
 import { easeInCubic, easeInOutSine, easeOutCubic, lerp, progress } from '../../style/easing.ts';
 import { Caption } from '../caption.ts';
@@ -96,7 +95,7 @@ function drawCard(surface: Surface, item: Item, move: number, scale: number, opa
   surface.restore();
 }
 
-function videoSource(video: Pick<VideoFile, 'file' | 'hdr'>, card: Rect, signal?: AbortSignal): Source {
+function videoSource(video: VideoInput, card: Rect, signal?: AbortSignal): Source {
   const width = even(card.width * VIDEO_HEADROOM);
   const height = even(card.height * VIDEO_HEADROOM);
   const picture = createCanvas(width, height);
