@@ -110,6 +110,17 @@ describe('verifyWebhook', () => {
       expect(verifyWebhook({ payload: body, header, secret, now }), String(header)).toEqual({ ok: false, reason });
     }
   });
+  it('refuses to run set up wrong: without a secret, with an empty one, or with a tolerance that is not a number', () => {
+    const header = `t=${t},v1=${sign('', t, body)}`;
+    for (const wrong of ['', 'whsec_', [], [secret, '']] as (string | string[])[]) {
+      expect(() => verifyWebhook({ payload: body, header, secret: wrong, now }), JSON.stringify(wrong)).toThrow(TypeError);
+    }
+    // An environment variable left unset, read as a number.
+    const old = `t=${t - 3600},v1=${sign(secret, t - 3600, body)}`;
+    for (const toleranceSeconds of [Number(undefined), -1, Infinity]) {
+      expect(() => verifyWebhook({ payload: body, header: old, secret, now, toleranceSeconds }), String(toleranceSeconds)).toThrow(TypeError);
+    }
+  });
 });
 
 describe('assertWebhook', () => {

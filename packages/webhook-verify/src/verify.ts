@@ -35,9 +35,21 @@ export class WebhookVerificationError extends Error {
 
 const HEX_SHA256 = /^[0-9a-f]{64}$/i;
 
-/** Checks a delivery's `Service-Signature`; accepts when any `v1` matches any secret. */
+/**
+ * Checks a delivery's `Service-Signature`; accepts when any `v1` matches any secret. Throws a
+ * TypeError, before looking at the request, when the receiver is set up wrong: no secret, an
+ * empty one (anyone can sign with it: an unset environment variable often gives one), or a
+ * tolerance that is not a number of seconds (NaN would let any old request through).
+ */
 export function verifyWebhook(options: VerifyWebhookOptions): VerifyWebhookResult {
   const { payload, secret, toleranceSeconds = DEFAULT_TOLERANCE_SECONDS, now = new Date() } = options;
+  const secrets = typeof secret === 'string' ? [secret] : secret;
+  if (!Array.isArray(secrets) || !secrets.length || secrets.some((key) => typeof key !== 'string' || !key.replace(/^whsec_/, ''))) {
+    throw new TypeError('verifyWebhook needs the endpoint\'s secret (whsec_…): none or an empty one was given.');
+  }
+  if (!Number.isFinite(toleranceSeconds) || toleranceSeconds < 0) {
+    throw new TypeError(`verifyWebhook's toleranceSeconds must be a number of seconds, 0 or more (got ${String(toleranceSeconds)}).`);
+  }
   const header = Array.isArray(options.header) ? options.header.join(',') : options.header;
   if (!header) return { ok: false, reason: 'missing_header' };
   const parsed = parseSignatureHeader(header);
@@ -47,7 +59,6 @@ export function verifyWebhook(options: VerifyWebhookOptions): VerifyWebhookResul
   if (Math.abs(now.getTime() / 1000 - parsed.timestamp) > toleranceSeconds) {
     return { ok: false, reason: 'timestamp_out_of_tolerance' };
   }
-  const secrets = typeof secret === 'string' ? [secret] : secret;
   for (const key of secrets) {
     const expected = Buffer.from(computeSignature(key, parsed.timestamp, payload), 'hex');
     // Check every candidate (no early exit) so timing reveals nothing about which one matched.
