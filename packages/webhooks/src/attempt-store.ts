@@ -72,26 +72,55 @@ export async function recordSuccess(
   );
 }
 
+export type FailureCounters = { consecutiveFailures: number; failingSince: Date };
+
 /**
- * A failed attempt: recorded on the delivery (`nextAttemptAt` null when it was the last) and
- * counted on the endpoint, atomically; answers the endpoint's counters as they now stand.
+ * A failed attempt: recorded on the delivery (`nextAttemptAt` null when it was the last),
+ * counted on the endpoint, and the endpoint switched off when `switchOffReason` gives a reason
+ * for the counters as they now stand, all in one transaction: a switch-off is never lost
+ * after the failure that called for it was kept. Answers the counters and whether the
+ * endpoint is still on.
  */
 export async function recordFailure(
   db: Db,
   input: { deliveryId: string; attempt: number; endpointId: string; response: Response; error: string; nextAttemptAt: Date | null; now: Date },
-): Promise<{ consecutiveFailures: number; failingSince: Date; enabled: boolean }> {
-  const { rows } = await sqlPool(db).query<{ consecutiveFailures: number; failingSince: Date; enabled: boolean }>(
-    `WITH failed AS (
+  switchOffReason: (counters: FailureCounters) => string | null,
+): Promise<FailureCounters & { enabled: boolean }> {
+  const client = await sqlPool(db).connect();
+  try {
+    await client.query('BEGIN');
+    // The endpoint's row stays locked until the commit: no success can end the run meanwhile.
+    const { rows: [counters] } = await client.query<FailureCounters & { enabled: boolean }>(FAILURE, [
+      input.deliveryId, input.endpointId, input.now, input.response.status, input.response.body, input.nextAttemptAt, input.error, input.attempt,
+    ]);
+    const reason = counters!.enabled ? switchOffReason(counters!) : null;
+    if (reason) await client.query('UPDATE webhook_endpoints SET enabled = false, disabled_reason = $2, updated_at = now() WHERE id = $1', [input.endpointId, reason]);
+    await client.query('COMMIT');
+    client.release();
+    return { ...counters!, enabled: counters!.enabled && !reason };
+  } catch (error) {
+    const rolledBack = await client.query('ROLLBACK').then(() => true, () => false);
+    // A connection whose rollback failed is closed, not put back in the pool.
+    client.release(!rolledBack);
+    throw error;
+  }
+}
+
+const FAILURE = `WITH failed AS (
        UPDATE webhook_deliveries SET status = CASE WHEN $6::timestamptz IS NULL THEN 'exhausted'::webhook_delivery_status ELSE 'pending' END,
          next_attempt_at = $6, last_response_status = $4, last_response_body = $5, last_error = $7
        WHERE id = $1 AND status = 'pending' AND attempts = $8
      )
      UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 1, failing_since = COALESCE(failing_since, $3), last_attempt_at = $3
      WHERE id = $2
-     RETURNING consecutive_failures AS "consecutiveFailures", failing_since AS "failingSince", enabled`,
-    [input.deliveryId, input.endpointId, input.now, input.response.status, input.response.body, input.nextAttemptAt, input.error, input.attempt],
+     RETURNING consecutive_failures AS "consecutiveFailures", failing_since AS "failingSince", enabled`;
+
+/** Says on a claimed attempt why it was not sent, leaving it to be made again. */
+export async function noteUnsent(db: Db, input: { deliveryId: string; attempt: number; reason: string }): Promise<void> {
+  await sqlPool(db).query(
+    `UPDATE webhook_deliveries SET last_error = $3 WHERE id = $1 AND status = 'pending' AND attempts = $2 AND next_attempt_at IS NULL`,
+    [input.deliveryId, input.attempt, input.reason],
   );
-  return rows[0]!;
 }
 
 /** Ends a pending delivery without another attempt. */
@@ -102,15 +131,4 @@ export async function endDelivery(db: Db, deliveryId: string, reason: string): P
   );
 }
 
-/**
- * Switches an endpoint off, saying why (once: a second switch-off keeps the first reason).
- * With `failingSince`, only while that run of failures goes on: a success that another
- * delivery recorded since the run was counted ends the run, and the endpoint stays on.
- */
-export async function switchOff(db: Db, endpointId: string, reason: string, failingSince?: Date): Promise<void> {
-  await sqlPool(db).query(
-    `UPDATE webhook_endpoints SET enabled = false, disabled_reason = $2, updated_at = now()
-     WHERE id = $1 AND enabled AND ($3::timestamptz IS NULL OR failing_since = $3)`,
-    [endpointId, reason, failingSince ?? null],
-  );
-}
+

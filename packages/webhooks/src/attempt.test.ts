@@ -5,7 +5,7 @@ import { verifyWebhook } from '@vp/webhook-verify';
 import type { Db } from '@vp/db';
 import type { Resolver } from '@vp/net';
 import { attemptDelivery, storedResponseBody, type AttemptDeps } from './attempt.ts';
-import { endDelivery, recordFailure, recordSuccess, switchOff } from './attempt-store.ts';
+import { claimAttempt, endDelivery, recordFailure } from './attempt-store.ts';
 import { createPing } from './deliveries.ts';
 import { createEndpoint, deleteEndpoint, rollSecret, updateEndpoint } from './endpoints.ts';
 import { createSecretBox } from './secret.ts';
@@ -238,15 +238,37 @@ describe('an attempt whose two runs overlap (a worker cut off from Temporal, a l
   });
 });
 
-describe('an endpoint', () => {
-  it('stays on when another delivery\'s success ends the run of failures before the switch-off it reached is made', async ({ deps }) => {
+describe('a delivery this server cannot sign', () => {
+  it('says why on the delivery, counts nothing against the endpoint, and is sent once the key is right', async ({ deps }) => {
     const { endpoint, delivery } = await pingTo(deps.db);
-    const response = { status: 503, body: null };
-    const at = new Date(Date.now() - 2 * settings.disableAfterMs);
-    const counters = await recordFailure(deps.db, { deliveryId: delivery.id, attempt: 1, endpointId: endpoint.id, response, error: 'down', nextAttemptAt: null, now: at });
-    await recordSuccess(deps.db, { deliveryId: delivery.id, attempt: 1, endpointId: endpoint.id, response: { status: 200, body: null }, now: new Date() });
-    await switchOff(deps.db, endpoint.id, 'Switched off after 10 failed attempts in a row.', counters.failingSince);
-    expect(await endpointRow(deps.db, endpoint.id)).toMatchObject({ enabled: true, disabledReason: null, consecutiveFailures: 0 });
+    const t0 = Date.now();
+    const wrongKey = { ...deps, box: createSecretBox('another-webhook-secret-key-0123456789abcd'), now: () => new Date(t0) };
+    await expect(attemptDelivery(wrongKey, { deliveryId: delivery.id, attempt: 1, retryInMs: 50 })).rejects.toThrow();
+    expect(receiver.received).toHaveLength(0);
+    expect(await deliveryRow(deps.db, delivery.id)).toMatchObject({ status: 'pending', attempts: 1, lastError: expect.stringMatching(/WEBHOOK_SECRET_KEY/) });
+    expect(await endpointRow(deps.db, endpoint.id)).toMatchObject({ enabled: true, consecutiveFailures: 0 });
+
+    // The key put right: the attempt is made again once its claim lapses.
+    const later = { ...deps, now: () => new Date(t0 + settings.timeoutMs + ATTEMPT_MARGIN_MS + 1) };
+    expect(await attemptDelivery(later, { deliveryId: delivery.id, attempt: 1, retryInMs: 50 })).toEqual({ done: true });
+    expect(await deliveryRow(deps.db, delivery.id)).toMatchObject({ status: 'succeeded', lastError: null });
+  });
+});
+
+describe('an endpoint', () => {
+  it('keeps a failure and the switch-off it calls for together: when the switch-off fails, neither is kept', async ({ deps }) => {
+    const { endpoint, delivery } = await pingTo(deps.db);
+    await claimAttempt(deps.db, { deliveryId: delivery.id, attempt: 1, now: new Date(), lapsedBefore: new Date(0) });
+    const failure = { deliveryId: delivery.id, attempt: 1, endpointId: endpoint.id, response: { status: 410, body: null }, error: 'The endpoint answered 410 Gone.', nextAttemptAt: null, now: new Date() };
+    const cut = new Error('the connection was lost');
+    await expect(recordFailure(deps.db, failure, () => { throw cut; })).rejects.toBe(cut);
+    // Still claimed and unrecorded: the attempt is made again once its claim lapses.
+    expect(await deliveryRow(deps.db, delivery.id)).toMatchObject({ status: 'pending', attempts: 1, nextAttemptAt: null, lastError: null });
+    expect(await endpointRow(deps.db, endpoint.id)).toMatchObject({ enabled: true, consecutiveFailures: 0 });
+
+    expect(await recordFailure(deps.db, failure, (counters) => `Gone after ${counters.consecutiveFailures} failure.`)).toMatchObject({ enabled: false, consecutiveFailures: 1 });
+    expect(await deliveryRow(deps.db, delivery.id)).toMatchObject({ status: 'exhausted', lastResponseStatus: 410 });
+    expect(await endpointRow(deps.db, endpoint.id)).toMatchObject({ enabled: false, disabledReason: 'Gone after 1 failure.' });
   });
 
   it('is switched off at the failure threshold once no attempt has succeeded for the window; a success or re-enabling resets the count', async ({ deps }) => {

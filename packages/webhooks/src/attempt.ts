@@ -1,7 +1,7 @@
 import { ATTEMPT_MARGIN_MS, RESPONSE_BODY_LIMIT_BYTES } from '@vp/contracts';
 import type { Db } from '@vp/db';
 import { FetchError, fetchPublic, type Resolver } from '@vp/net';
-import { claimAttempt, endDelivery, recordFailure, recordSuccess, switchOff, type AttemptEndpoint } from './attempt-store.ts';
+import { claimAttempt, endDelivery, noteUnsent, recordFailure, recordSuccess, type AttemptEndpoint } from './attempt-store.ts';
 import { signingSecrets } from './endpoints.ts';
 import { deliveryBody } from './payload.ts';
 import { describeDuration, shouldSwitchOff } from './schedule.ts';
@@ -43,7 +43,17 @@ export async function attemptDelivery(deps: AttemptDeps, input: AttemptInput): P
   if (!claimed) return notClaimed(db, input);
   const { event, endpoint } = claimed;
   const body = deliveryBody(event, endpoint.id, settings);
-  const headers = signedHeaders({ secrets: signingSecrets(deps.box, endpoint, now), eventId: event.id, type: event.type, body, now });
+  let secrets: string[];
+  try {
+    secrets = signingSecrets(deps.box, endpoint, now);
+  } catch (error) {
+    // Our side, not the endpoint's: said on the delivery, not counted against the endpoint. The
+    // attempt stays claimed and is made again once the claim lapses, as after any failure of ours.
+    const reason = 'Not sent yet: this server cannot read the endpoint\'s secret (is WEBHOOK_SECRET_KEY the key it was made with?). It is tried again.';
+    await noteUnsent(db, { deliveryId: input.deliveryId, attempt: input.attempt, reason }).catch(() => {});
+    throw error;
+  }
+  const headers = signedHeaders({ secrets, eventId: event.id, type: event.type, body, now });
   const outcome = await send(deps, endpoint, headers, body);
 
   const at = deps.now?.() ?? new Date();
@@ -53,15 +63,14 @@ export async function attemptDelivery(deps: AttemptDeps, input: AttemptInput): P
     return { done: true };
   }
   const last = input.retryInMs === null || outcome.gone === true;
-  const counters = await recordFailure(db, {
+  await recordFailure(db, {
     deliveryId: input.deliveryId, attempt: input.attempt, endpointId: endpoint.id, response, error: outcome.error, now: at,
     nextAttemptAt: last ? null : new Date(at.getTime() + input.retryInMs!),
+  }, (counters) => {
+    if (outcome.gone) return outcome.error;
+    if (!shouldSwitchOff(settings, counters, at)) return null;
+    return `Switched off after ${counters.consecutiveFailures} failed attempts in a row and no success for ${describeDuration(settings.disableAfterMs)}.`;
   });
-  if (counters.enabled && outcome.gone) await switchOff(db, endpoint.id, outcome.error);
-  else if (counters.enabled && shouldSwitchOff(settings, counters, at)) {
-    const reason = `Switched off after ${counters.consecutiveFailures} failed attempts in a row and no success for ${describeDuration(settings.disableAfterMs)}.`;
-    await switchOff(db, endpoint.id, reason, counters.failingSince);
-  }
   return { done: last };
 }
 
