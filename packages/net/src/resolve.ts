@@ -1,4 +1,4 @@
-import { lookup } from 'node:dns/promises';
+import { lookup, Resolver as DnsClient } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { classifyAddress } from './address.ts';
 import { HostNotFoundError, UnsafeAddressError } from './errors.ts';
@@ -6,10 +6,39 @@ import { HostNotFoundError, UnsafeAddressError } from './errors.ts';
 /** Resolves a host name to every address it has (A and AAAA). */
 export type Resolver = (hostname: string) => Promise<string[]>;
 
-export const systemResolver: Resolver = async (hostname) => {
+/** The system's way (getaddrinfo): the hosts file, then DNS. */
+export const systemLookup: Resolver = async (hostname) => {
   const records = await lookup(hostname, { all: true, verbatim: true });
   return records.map((record) => record.address);
 };
+
+/** Answers that come at once and leave the hosts file to be asked: DNS does not know the name, or no DNS server takes queries. */
+const ASK_THE_SYSTEM = new Set(['ENOTFOUND', 'ENODATA', 'ECONNREFUSED', 'EREFUSED']);
+
+/**
+ * Resolves a name through DNS with c-ares, whose queries run on the event loop and give up
+ * after `timeoutMs` and `tries`. getaddrinfo (`dns.lookup`) holds one of libuv's four threads,
+ * shared with file and crypto work, until the system's resolver gives up, and cannot be
+ * cancelled: a few hosts whose name servers never answer (anyone may name one in a webhook or
+ * a medium's address) would stall every other lookup and file read behind them. A name DNS
+ * does not know is then looked up the system's way, which reads the hosts file (`localhost`,
+ * a machine's own names); a server that does not answer in time is a failure, not a fallback.
+ */
+export function dnsResolver(options: { servers?: string[]; timeoutMs?: number; tries?: number; fallback?: Resolver } = {}): Resolver {
+  const client = new DnsClient({ timeout: options.timeoutMs ?? 2000, tries: options.tries ?? 2 });
+  if (options.servers) client.setServers(options.servers);
+  const fallback = options.fallback ?? systemLookup;
+  return async (hostname) => {
+    const answers = await Promise.allSettled([client.resolve4(hostname), client.resolve6(hostname)]);
+    const addresses = answers.flatMap((answer) => (answer.status === 'fulfilled' ? answer.value : []));
+    if (addresses.length) return addresses;
+    const failures = answers.flatMap((answer) => (answer.status === 'rejected' ? [answer.reason as NodeJS.ErrnoException] : []));
+    if (failures.every((failure) => ASK_THE_SYSTEM.has(failure.code ?? ''))) return fallback(hostname);
+    throw failures.find((failure) => !ASK_THE_SYSTEM.has(failure.code ?? ''));
+  };
+}
+
+export const systemResolver: Resolver = dnsResolver();
 
 export interface CheckHostOptions {
   resolve?: Resolver;

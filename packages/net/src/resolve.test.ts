@@ -1,0 +1,70 @@
+import { createSocket, type Socket } from 'node:dgram';
+import type { AddressInfo } from 'node:net';
+import * as packet from 'dns-packet';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dnsResolver, type Resolver } from './resolve.ts';
+
+/**
+ * A name server on this machine: `public.test` has one A record, `dual.test` an A and an
+ * AAAA, `gone.test` does not exist, and `silent.test` is never answered, as a host whose
+ * name servers are down (or made to be) looks to a resolver.
+ */
+let server: Socket;
+let address: string;
+const asked: string[] = [];
+beforeAll(async () => {
+  server = createSocket('udp4');
+  server.on('message', (message, from) => {
+    const query = packet.decode(message);
+    const question = query.questions![0]!;
+    asked.push(`${question.type} ${question.name}`);
+    if (question.name === 'silent.test') return;
+    const records: packet.Answer[] = [];
+    if (question.name === 'public.test' && question.type === 'A') records.push({ type: 'A', name: question.name, ttl: 60, data: '93.184.216.34' });
+    if (question.name === 'dual.test' && question.type === 'A') records.push({ type: 'A', name: question.name, ttl: 60, data: '93.184.216.35' });
+    if (question.name === 'dual.test' && question.type === 'AAAA') records.push({ type: 'AAAA', name: question.name, ttl: 60, data: '2606:2800:220:1::35' });
+    const known = question.name !== 'gone.test';
+    const answer = packet.encode({
+      id: query.id, type: 'response', flags: packet.RECURSION_DESIRED | packet.RECURSION_AVAILABLE | (known ? 0 : 3), questions: query.questions, answers: records,
+    });
+    server.send(answer, from.port, from.address);
+  });
+  await new Promise<void>((resolve) => server.bind(0, '127.0.0.1', resolve));
+  address = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => server.close());
+
+function resolverWithHostsFile() {
+  const looked: string[] = [];
+  const fallback: Resolver = async (hostname) => {
+    looked.push(hostname);
+    if (hostname === 'gone.test') return ['127.0.0.1'];
+    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+  };
+  return { resolve: dnsResolver({ servers: [address], timeoutMs: 100, tries: 2, fallback }), looked };
+}
+
+describe('dnsResolver', () => {
+  it('answers every address a name has, from DNS', async () => {
+    const { resolve, looked } = resolverWithHostsFile();
+    expect(await resolve('public.test')).toEqual(['93.184.216.34']);
+    expect(await resolve('dual.test')).toEqual(['93.184.216.35', '2606:2800:220:1::35']);
+    expect(looked).toEqual([]);
+  });
+
+  it('asks the system (the hosts file) for a name DNS does not know', async () => {
+    const { resolve, looked } = resolverWithHostsFile();
+    expect(await resolve('gone.test')).toEqual(['127.0.0.1']);
+    expect(looked).toEqual(['gone.test']);
+  });
+
+  it('gives up on a name server that never answers within its time, without tying up the system resolver', async () => {
+    const { resolve, looked } = resolverWithHostsFile();
+    const started = Date.now();
+    await expect(resolve('silent.test')).rejects.toMatchObject({ code: 'ETIMEOUT' });
+    // Two tries of 100 ms, then 200 ms (c-ares doubles the wait), for A and AAAA at once.
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(looked).toEqual([]);
+    expect(asked.filter((question) => question.endsWith('silent.test')).length).toBeGreaterThanOrEqual(2);
+  });
+});
