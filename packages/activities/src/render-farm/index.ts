@@ -4,7 +4,7 @@ import type { BlobStore } from '@vp/blobs';
 import type { Phase } from '@vp/contracts';
 import type { Db } from '@vp/db';
 import {
-  deliveryExportId, editUrl, ensureExport, ensureProject, failExport as markExportFailed, failRender as markRenderFailed,
+  deliveryExportId, editUrl, ensureExport, ensureProject, failRender as markRenderFailed,
   finishRender, renderImagesPrefix, renderProgress, shareUrl, startRender,
 } from '@vp/projects';
 import { toProduction, withCurrentPitch } from '@vp/productions';
@@ -14,7 +14,7 @@ import type { EventPublisher } from '../publish.ts';
 import { asActivityFailure, failsEveryTry, workerStoppedFailure } from './failures.ts';
 import { renderHeartbeats } from './heartbeat.ts';
 import { mediaFetcher } from './media.ts';
-import { produceExport } from './produce.ts';
+import { giveUpExport, produceExport } from './produce.ts';
 import { productionProgress } from './progress.ts';
 
 export { mediaFetcher } from './media.ts';
@@ -165,11 +165,11 @@ export function createRenderFarmActivities(deps: RenderFarmDeps): RenderFarmActi
     async failRender({ renderId, error }) {
       const render = await db.render.findUniqueOrThrow({ where: { id: renderId } });
       await markRenderFailed(db, renderId, error);
-      await markExportFailed(db, render.exportId, error);
+      await giveUpExport(deps, render.exportId, error);
     },
 
     async failExport({ exportId, error }) {
-      await markExportFailed(db, exportId, error);
+      await giveUpExport(deps, exportId, error);
     },
   };
 }

@@ -8,7 +8,7 @@ import type { Db } from '@vp/db';
 import { ensureExport, ensureProject, finishExport } from '@vp/projects';
 import { composeImages, type FetchMedia } from '@vp/render';
 import { seedAccount, test } from '@vp/testing';
-import { produceExport } from './produce.ts';
+import { giveUpExport, produceExport } from './produce.ts';
 
 /** A 1×1 PNG: the one picture of the render. */
 const PICTURE = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
@@ -80,5 +80,24 @@ describe('a try whose upload another try removed', () => {
     const made = await produce(racing);
     expect(made).toMatchObject({ status: 'done', videoKey: winner.video, posterKey: winner.poster });
     expect((await store.list(`exports/${exportId}/`)).sort()).toEqual([winner.poster, winner.video]);
+  }, 60_000);
+});
+
+describe('an export given up after its last try', () => {
+  test('is marked failed, and what its tries left in the blob store is removed; a finished one keeps its files', async ({ database }) => {
+    const { db } = database;
+    const { exportId, blobs } = await exportToMake(db);
+    // The last try uploaded both files and was killed before it recorded them.
+    await blobs.put(`exports/${exportId}/dead0001/video.mp4`, Buffer.from('a whole video'));
+    await blobs.put(`exports/${exportId}/dead0001/poster.jpg`, Buffer.from('a poster'));
+    await giveUpExport({ db, blobs }, exportId, 'The video could not be made after 3 tries.');
+    expect(await db.export.findUniqueOrThrow({ where: { id: exportId } })).toMatchObject({ status: 'failed', error: 'The video could not be made after 3 tries.' });
+    expect(await blobs.list(`exports/${exportId}/`)).toEqual([]);
+
+    const other = await exportToMake(db);
+    const made = await other.produce();
+    await giveUpExport({ db, blobs: other.blobs }, other.exportId, 'Too late.');
+    expect(await db.export.findUniqueOrThrow({ where: { id: other.exportId } })).toEqual(made);
+    expect((await other.blobs.list(`exports/${other.exportId}/`)).sort()).toEqual([made.posterKey, made.videoKey]);
   }, 60_000);
 });

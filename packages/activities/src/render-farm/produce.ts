@@ -72,21 +72,33 @@ export async function produceExport(
     // Another try (one the server gave up on, or its successor) finished first: its files are served.
     if (!finished.applied) await removeFiles();
     // These are served: what a try killed after its upload left beside them goes.
-    else await removeOtherTakes(blobs, input.exportId, files).catch(() => {});
+    else await removeTakes(blobs, input.exportId, files).catch(() => {});
     return finished.export;
   } catch (error) {
     // A try given up while it was frozen or cut off, told so once it is back, must not mark
     // failed the export its successor is rendering.
     if (input.givenUp?.() || input.lastTry?.(error) === false) throw error;
     const reason = input.signal.aborted ? 'The render was stopped.' : error instanceof RenderError ? error.message : 'The render failed.';
-    await failExport(db, input.exportId, reason).catch(() => {});
+    await giveUpExport(deps, input.exportId, reason).catch(() => {});
     throw error;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-async function removeOtherTakes(blobs: BlobStore, exportId: string, kept: { video: string; poster: string }): Promise<void> {
-  const stray = (await blobs.list(exportFolder(exportId))).filter((key) => key !== kept.video && key !== kept.poster);
+/**
+ * Marks an export failed for good (no try follows) and removes what its tries left in the blob
+ * store: nothing else would remove the upload of a last try killed before it was recorded. An
+ * export that finished keeps its files.
+ */
+export async function giveUpExport(deps: Pick<ProduceDeps, 'db' | 'blobs'>, exportId: string, reason: string): Promise<void> {
+  await failExport(deps.db, exportId, reason);
+  const row = await deps.db.export.findUnique({ where: { id: exportId }, select: { status: true } });
+  if (row?.status === 'failed') await removeTakes(deps.blobs, exportId);
+}
+
+/** Removes every file of an export's tries but the `kept` ones. */
+async function removeTakes(blobs: BlobStore, exportId: string, kept?: { video: string; poster: string }): Promise<void> {
+  const stray = (await blobs.list(exportFolder(exportId))).filter((key) => key !== kept?.video && key !== kept?.poster);
   await Promise.all(stray.map((key) => blobs.delete(key)));
 }
