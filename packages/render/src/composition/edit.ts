@@ -51,10 +51,11 @@ export type EditIssue = { path: string; message: string };
 export { TRANSITIONS };
 
 /**
- * The next version of a project: the edit applied to the `stored` one, the scenes kept put in
- * their new order (a scene next to a new neighbour, its transition in left as it was, takes the
- * composer's length there) and retimed, and the sound cues that follow the picture placed again (each voice line after its scene's cut,
- * with `soundEffects` a whoosh on each transition), as the composer places them. Text sent back
+ * The next version of a project: the edit applied to the `stored` one, the scenes kept in their
+ * new order (one next to a new neighbour, its transition in left as it was, takes the composer's
+ * length there) and retimed, and the sound cues that follow the picture placed again (each voice
+ * line after its scene's cut, with `soundEffects` a whoosh on each transition), as the composer
+ * places them. Text sent back
  * as a browser sends the stored text stays as stored: an untouched form changes nothing. Refused
  * with every issue when the result is not a valid project, or lasts longer than `maxDurationMs`
  * (the length the credits paid for).
