@@ -55,11 +55,13 @@ type Response = { status: number | null; body: string | null };
 // An outcome is written only onto the attempt it belongs to, while the delivery is pending: a
 // duplicate run of an attempt (a worker cut off from Temporal, a timed-out local activity) may
 // record late, after another run ended the delivery, and an ended delivery never moves again.
-// The endpoint's counters take every attempt made: each was a real request to it.
+// The endpoint's counters take every attempt made to its address: each was a real request to it.
+// An attempt sent to an address the endpoint has since left (a PATCH of its url while it was
+// under way) counts for nothing there: neither its failure nor a 410 from the old receiver.
 
 /** A 2xx: the delivery succeeded; the endpoint's run of failures ends. */
 export async function recordSuccess(
-  db: Db, input: { deliveryId: string; attempt: number; endpointId: string; response: Response; now: Date },
+  db: Db, input: { deliveryId: string; attempt: number; endpointId: string; url: string; response: Response; now: Date },
 ): Promise<void> {
   await sqlPool(db).query(
     `WITH delivered AS (
@@ -67,8 +69,8 @@ export async function recordSuccess(
          last_response_status = $4, last_response_body = $5, last_error = NULL
        WHERE id = $1 AND status = 'pending' AND attempts = $6
      )
-     UPDATE webhook_endpoints SET consecutive_failures = 0, failing_since = NULL, last_attempt_at = $3, last_success_at = $3 WHERE id = $2`,
-    [input.deliveryId, input.endpointId, input.now, input.response.status, input.response.body, input.attempt],
+     UPDATE webhook_endpoints SET consecutive_failures = 0, failing_since = NULL, last_attempt_at = $3, last_success_at = $3 WHERE id = $2 AND url = $7`,
+    [input.deliveryId, input.endpointId, input.now, input.response.status, input.response.body, input.attempt, input.url],
   );
 }
 
@@ -79,25 +81,25 @@ export type FailureCounters = { consecutiveFailures: number; failingSince: Date 
  * counted on the endpoint, and the endpoint switched off when `switchOffReason` gives a reason
  * for the counters as they now stand, all in one transaction: a switch-off is never lost
  * after the failure that called for it was kept. Answers the counters and whether the
- * endpoint is still on.
+ * endpoint is still on; null when its url changed since the attempt was claimed (nothing counted).
  */
 export async function recordFailure(
   db: Db,
-  input: { deliveryId: string; attempt: number; endpointId: string; response: Response; error: string; nextAttemptAt: Date | null; now: Date },
+  input: { deliveryId: string; attempt: number; endpointId: string; url: string; response: Response; error: string; nextAttemptAt: Date | null; now: Date },
   switchOffReason: (counters: FailureCounters) => string | null,
-): Promise<FailureCounters & { enabled: boolean }> {
+): Promise<(FailureCounters & { enabled: boolean }) | null> {
   const client = await sqlPool(db).connect();
   try {
     await client.query('BEGIN');
     // The endpoint's row stays locked until the commit: no success can end the run meanwhile.
     const { rows: [counters] } = await client.query<FailureCounters & { enabled: boolean }>(FAILURE, [
-      input.deliveryId, input.endpointId, input.now, input.response.status, input.response.body, input.nextAttemptAt, input.error, input.attempt,
+      input.deliveryId, input.endpointId, input.now, input.response.status, input.response.body, input.nextAttemptAt, input.error, input.attempt, input.url,
     ]);
-    const reason = counters!.enabled ? switchOffReason(counters!) : null;
+    const reason = counters?.enabled ? switchOffReason(counters) : null;
     if (reason) await client.query('UPDATE webhook_endpoints SET enabled = false, disabled_reason = $2, updated_at = now() WHERE id = $1', [input.endpointId, reason]);
     await client.query('COMMIT');
     client.release();
-    return { ...counters!, enabled: counters!.enabled && !reason };
+    return counters ? { ...counters, enabled: counters.enabled && !reason } : null;
   } catch (error) {
     const rolledBack = await client.query('ROLLBACK').then(() => true, () => false);
     // A connection whose rollback failed is closed, not put back in the pool.
@@ -112,7 +114,7 @@ const FAILURE = `WITH failed AS (
        WHERE id = $1 AND status = 'pending' AND attempts = $8
      )
      UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 1, failing_since = COALESCE(failing_since, $3), last_attempt_at = $3
-     WHERE id = $2
+     WHERE id = $2 AND url = $9
      RETURNING consecutive_failures AS "consecutiveFailures", failing_since AS "failingSince", enabled`;
 
 /** Says on a claimed attempt why it was not sent, leaving it to be made again. */

@@ -259,7 +259,7 @@ describe('an endpoint', () => {
   it('keeps a failure and the switch-off it calls for together: when the switch-off fails, neither is kept', async ({ deps }) => {
     const { endpoint, delivery } = await pingTo(deps.db);
     await claimAttempt(deps.db, { deliveryId: delivery.id, attempt: 1, now: new Date(), lapsedBefore: new Date(0) });
-    const failure = { deliveryId: delivery.id, attempt: 1, endpointId: endpoint.id, response: { status: 410, body: null }, error: 'The endpoint answered 410 Gone.', nextAttemptAt: null, now: new Date() };
+    const failure = { deliveryId: delivery.id, attempt: 1, endpointId: endpoint.id, url: endpoint.url, response: { status: 410, body: null }, error: 'The endpoint answered 410 Gone.', nextAttemptAt: null, now: new Date() };
     const cut = new Error('the connection was lost');
     await expect(recordFailure(deps.db, failure, () => { throw cut; })).rejects.toBe(cut);
     // Still claimed and unrecorded: the attempt is made again once its claim lapses.
@@ -269,6 +269,17 @@ describe('an endpoint', () => {
     expect(await recordFailure(deps.db, failure, (counters) => `Gone after ${counters.consecutiveFailures} failure.`)).toMatchObject({ enabled: false, consecutiveFailures: 1 });
     expect(await deliveryRow(deps.db, delivery.id)).toMatchObject({ status: 'exhausted', lastResponseStatus: 410 });
     expect(await endpointRow(deps.db, endpoint.id)).toMatchObject({ enabled: false, disabledReason: 'Gone after 1 failure.' });
+  });
+
+  it('counts nothing for an attempt to the address it has just left: the old receiver\'s 410 does not switch off the new one', async ({ deps }) => {
+    const { endpoint, delivery } = await pingTo(deps.db);
+    await claimAttempt(deps.db, { deliveryId: delivery.id, attempt: 1, now: new Date(), lapsedBefore: new Date(0) });
+    // The url is changed while the attempt to the old one is under way.
+    await deps.db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { url: 'https://new.example.com/hook' } });
+    const failure = { deliveryId: delivery.id, attempt: 1, endpointId: endpoint.id, url: endpoint.url, response: { status: 410, body: null }, error: 'The endpoint answered 410 Gone.', nextAttemptAt: null, now: new Date() };
+    expect(await recordFailure(deps.db, failure, () => 'Gone.')).toBeNull();
+    expect(await deliveryRow(deps.db, delivery.id)).toMatchObject({ status: 'exhausted', lastResponseStatus: 410 });
+    expect(await endpointRow(deps.db, endpoint.id)).toMatchObject({ enabled: true, consecutiveFailures: 0, disabledReason: null });
   });
 
   it('is switched off at the failure threshold once no attempt has succeeded for the window; a success or re-enabling resets the count', async ({ deps }) => {

@@ -59,12 +59,12 @@ export async function attemptDelivery(deps: AttemptDeps, input: AttemptInput): P
   const at = deps.now?.() ?? new Date();
   const response = { status: outcome.status, body: outcome.body };
   if (outcome.ok) {
-    await recordSuccess(db, { deliveryId: input.deliveryId, attempt: input.attempt, endpointId: endpoint.id, response, now: at });
+    await recordSuccess(db, { deliveryId: input.deliveryId, attempt: input.attempt, endpointId: endpoint.id, url: endpoint.url, response, now: at });
     return { done: true };
   }
   const last = input.retryInMs === null || outcome.gone === true;
   await recordFailure(db, {
-    deliveryId: input.deliveryId, attempt: input.attempt, endpointId: endpoint.id, response, error: outcome.error, now: at,
+    deliveryId: input.deliveryId, attempt: input.attempt, endpointId: endpoint.id, url: endpoint.url, response, error: outcome.error, now: at,
     nextAttemptAt: last ? null : new Date(at.getTime() + input.retryInMs!),
   }, (counters) => {
     if (outcome.gone) return outcome.error;
