@@ -18,7 +18,8 @@ export function localBlobStore(dir: string): BlobStore {
   };
 
   return {
-    async put(key, body) {
+    async put(key, body, options = {}) {
+      options.signal?.throwIfAborted();
       const path = pathOf(key);
       // Written beside, then renamed: a reader sees the old blob or the new one, never half of one.
       const temporary = `${path}.${randomBytes(6).toString('hex')}.partial`;
@@ -33,6 +34,8 @@ export function localBlobStore(dir: string): BlobStore {
           });
           if (written) break;
         }
+        // A local disk answers; a write given up while it ran is not renamed into place.
+        options.signal?.throwIfAborted();
         await rename(temporary, path);
       } finally {
         await rm(temporary, { force: true });

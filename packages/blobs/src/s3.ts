@@ -51,7 +51,7 @@ export function s3BlobStore(settings: S3Settings): BlobStore {
       const sent = Buffer.isBuffer(body)
         ? { Body: body, ContentLength: body.length }
         : { Body: createReadStream(body.file), ContentLength: (await stat(body.file)).size };
-      await client.send(new PutObjectCommand({ Bucket, Key: key, ContentType, ...sent }));
+      await client.send(new PutObjectCommand({ Bucket, Key: key, ContentType, ...sent }), { abortSignal: options.signal });
     },
 
     async get(key) {

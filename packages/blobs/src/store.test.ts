@@ -1,4 +1,5 @@
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
@@ -34,6 +35,14 @@ function behavesAsABlobStore(open: () => BlobStore) {
     expect(info?.etag).toMatch(/^(W\/)?".+"$/);
     expect(info?.lastModified).toBeInstanceOf(Date);
     expect((await store.stat('exports/one/poster.jpg'))?.contentType).toBe('image/jpeg');
+  });
+
+  it('stores nothing for a put whose signal was aborted', async () => {
+    const store = open();
+    const given = new AbortController();
+    given.abort();
+    await expect(store.put('exports/gone/video.mp4', Buffer.from('x'), { signal: given.signal })).rejects.toThrow();
+    expect(await store.stat('exports/gone/video.mp4')).toBeNull();
   });
 
   it('replaces a blob whole', async () => {
@@ -126,6 +135,24 @@ describe('the S3 blob store, against a real S3-compatible server (versitygw)', (
     });
   };
   behavesAsABlobStore(open);
+
+  it('gives a put up when its signal is aborted, against a server that stopped answering', async () => {
+    // Takes the connection and the request, and never answers.
+    const silent = createServer((socket) => socket.resume());
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const store = createBlobStore({
+        kind: 's3', endpoint: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, bucket: 'videos', region: 'us-east-1',
+        accessKeyId: 'key', secretAccessKey: 'secret', forcePathStyle: true,
+      });
+      const given = new AbortController();
+      const put = store.put('exports/x/video.mp4', Buffer.from('x'), { signal: given.signal });
+      setTimeout(() => given.abort(new Error('the try was cancelled')), 200);
+      await expect(put).rejects.toThrow();
+    } finally {
+      silent.close();
+    }
+  });
 
   it('is refused by the server with the wrong secret (requests are really signed)', async () => {
     if (!server) throw new Error(`No S3 server: ${skipped}`);

@@ -18,7 +18,8 @@ export type BlobBody = Buffer | { file: string };
  * (`exports/<id>/<take>/video.mp4`); a blob is written whole or not at all.
  */
 export interface BlobStore {
-  put(key: string, body: BlobBody, options?: { contentType?: string }): Promise<void>;
+  /** `signal` gives the write up (a store that stopped answering would otherwise hold it for good); nothing is stored then. */
+  put(key: string, body: BlobBody, options?: { contentType?: string; signal?: AbortSignal }): Promise<void>;
   /** The whole blob; throws BlobNotFoundError. */
   get(key: string): Promise<Buffer>;
   /** Null when there is no such blob. */

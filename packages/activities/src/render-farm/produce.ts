@@ -52,8 +52,11 @@ export async function produceExport(
     }).finally(() => watchdog.stop());
     const files = exportKeys(input.exportId, take);
     const removeFiles = () => Promise.all([blobs.delete(files.video), blobs.delete(files.poster)]).catch(() => {});
-    await blobs.put(files.poster, { file: result.posterFile }, { contentType: 'image/jpeg' })
-      .then(() => blobs.put(files.video, { file: result.file }, { contentType: 'video/mp4' }))
+    // Given up with the try (cancelled, or timed out by the server): a store that stopped
+    // answering would otherwise hold this worker's render slot for good.
+    const { signal } = input;
+    await blobs.put(files.poster, { file: result.posterFile }, { contentType: 'image/jpeg', signal })
+      .then(() => blobs.put(files.video, { file: result.file }, { contentType: 'video/mp4', signal }))
       .catch(async (error: unknown) => {
         // Another try finished first, and removed this one's upload as it tidied up: finishing
         // below finds its files recorded, removes what is left of this one's, and returns them.
