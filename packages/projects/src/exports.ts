@@ -12,7 +12,9 @@ export async function startExport(db: Db, exportId: string): Promise<void> {
 
 /**
  * Finishes an export with one try's files, unless another try finished it first: then its
- * files stay the export's, and `applied` is false (the caller removes its own).
+ * files stay the export's, and `applied` is false (the caller removes its own). An export given
+ * up (failed) stays failed: the give-up removes what its tries uploaded, and a try it gave up
+ * on that finishes late must not record files that may be gone.
  */
 export async function finishExport(
   db: Db,
@@ -21,7 +23,7 @@ export async function finishExport(
   result: { bytes: number; durationMs: number; width: number; height: number },
 ): Promise<{ export: Export; applied: boolean }> {
   const { count } = await db.export.updateMany({
-    where: { id: exportId, status: { not: 'done' } },
+    where: { id: exportId, status: 'rendering' },
     data: { status: 'done', videoKey: files.video, posterKey: files.poster, ...result, error: null, finishedAt: new Date() },
   });
   return { export: await db.export.findUniqueOrThrow({ where: { id: exportId } }), applied: count > 0 };

@@ -100,4 +100,20 @@ describe('an export given up after its last try', () => {
     expect(await db.export.findUniqueOrThrow({ where: { id: other.exportId } })).toEqual(made);
     expect((await other.blobs.list(`exports/${other.exportId}/`)).sort()).toEqual([made.posterKey, made.videoKey]);
   }, 60_000);
+
+  test('a try that finishes after its export was given up records nothing, and leaves no files', async ({ database }) => {
+    const { db } = database;
+    const { exportId, blobs: store, produce } = await exportToMake(db);
+    // The workflow gives the export up while this try, cut off from the server, is uploading.
+    const givenUpMeanwhile: BlobStore = {
+      ...store,
+      async put(key, body, options) {
+        await store.put(key, body, options);
+        if (key.endsWith('video.mp4')) await giveUpExport({ db, blobs: store }, exportId, 'The video could not be made after 3 tries.');
+      },
+    };
+    const made = await produce(givenUpMeanwhile);
+    expect(made).toMatchObject({ status: 'failed', videoKey: null, error: 'The video could not be made after 3 tries.' });
+    expect(await store.list(`exports/${exportId}/`)).toEqual([]);
+  }, 60_000);
 });

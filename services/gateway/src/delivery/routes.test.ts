@@ -566,11 +566,14 @@ describe('a production cancelled while its video is made', () => {
     const exportId = deliveryExportId(production.id);
     await expectNothingPublic(stack, row.projectId!, exportId);
     expect(await database.db.export.count({ where: { projectId: row.projectId! } })).toBe(1);
-    // Not even an export that finished (a render done just as the cancel landed) is shared.
+    // A try that finishes late does not bring the export back: it stays failed.
     const files = exportKeys(exportId, 'late');
     await stack.blobs.put(files.video, Buffer.from('mp4!'), { contentType: 'video/mp4' });
     await stack.blobs.put(files.poster, Buffer.from([0xff, 0xd8, 0xff, 0xd9]), { contentType: 'image/jpeg' });
-    await finishExport(database.db, exportId, files, { bytes: 4, durationMs: 5000, width: 1920, height: 1080 });
+    const late = await finishExport(database.db, exportId, files, { bytes: 4, durationMs: 5000, width: 1920, height: 1080 });
+    expect([late.applied, late.export.status]).toEqual([false, 'failed']);
+    // Nor is an export that finished (a render done just as the cancel landed) shared.
+    await database.db.export.update({ where: { id: exportId }, data: { status: 'done', videoKey: files.video, posterKey: files.poster, bytes: 4 } });
     await expectNothingPublic(stack, row.projectId!, exportId);
   }, 180_000);
 });
