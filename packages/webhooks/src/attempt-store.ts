@@ -89,6 +89,11 @@ export async function recordFailure(
   switchOffReason: (counters: FailureCounters) => string | null,
 ): Promise<(FailureCounters & { enabled: boolean }) | null> {
   const client = await sqlPool(db).connect();
+  // The pool stops listening to a client it has lent: a connection lost meanwhile is reported to
+  // the query and also as an 'error' event, which, unheard, would end the process.
+  const lost = () => {};
+  client.on('error', lost);
+  let broken = false;
   try {
     await client.query('BEGIN');
     // The endpoint's row stays locked until the commit: no success can end the run meanwhile.
@@ -98,13 +103,14 @@ export async function recordFailure(
     const reason = counters?.enabled ? switchOffReason(counters) : null;
     if (reason) await client.query('UPDATE webhook_endpoints SET enabled = false, disabled_reason = $2, updated_at = now() WHERE id = $1', [input.endpointId, reason]);
     await client.query('COMMIT');
-    client.release();
     return counters ? { ...counters, enabled: counters.enabled && !reason } : null;
   } catch (error) {
-    const rolledBack = await client.query('ROLLBACK').then(() => true, () => false);
     // A connection whose rollback failed is closed, not put back in the pool.
-    client.release(!rolledBack);
+    broken = !(await client.query('ROLLBACK').then(() => true, () => false));
     throw error;
+  } finally {
+    client.off('error', lost);
+    client.release(broken);
   }
 }
 

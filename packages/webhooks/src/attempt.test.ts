@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, vi } from 'vitest';
 import { ATTEMPT_MARGIN_MS } from '@vp/contracts';
-import { failWrites, seedAccount, test } from '@vp/testing';
+import { failWrites, seedAccount, test, waitFor } from '@vp/testing';
 import { verifyWebhook } from '@vp/webhook-verify';
-import type { Db } from '@vp/db';
+import { sqlPool, type Db } from '@vp/db';
 import type { Resolver } from '@vp/net';
 import { attemptDelivery, storedResponseBody, type AttemptDeps } from './attempt.ts';
 import { claimAttempt, endDelivery, recordFailure } from './attempt-store.ts';
@@ -269,6 +269,30 @@ describe('an endpoint', () => {
     expect(await recordFailure(deps.db, failure, (counters) => `Gone after ${counters.consecutiveFailures} failure.`)).toMatchObject({ enabled: false, consecutiveFailures: 1 });
     expect(await deliveryRow(deps.db, delivery.id)).toMatchObject({ status: 'exhausted', lastResponseStatus: 410 });
     expect(await endpointRow(deps.db, endpoint.id)).toMatchObject({ enabled: false, disabledReason: 'Gone after 1 failure.' });
+  });
+
+  it('survives its database connection being cut in the middle of recording a failure', async ({ deps }) => {
+    const { endpoint, delivery } = await pingTo(deps.db);
+    await claimAttempt(deps.db, { deliveryId: delivery.id, attempt: 1, now: new Date(), lapsedBefore: new Date(0) });
+    // Another transaction holds the delivery's row: the recording waits on it, its connection lent out.
+    const holder = await sqlPool(deps.db).connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM webhook_deliveries WHERE id = $1 FOR UPDATE', [delivery.id]);
+      const failure = { deliveryId: delivery.id, attempt: 1, endpointId: endpoint.id, url: endpoint.url, response: { status: 503, body: null }, error: 'The endpoint answered 503.', nextAttemptAt: null, now: new Date() };
+      const recording = recordFailure(deps.db, failure, () => null);
+      const waiting = async () => (await sqlPool(deps.db).query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%UPDATE webhook_deliveries%' AND pid <> pg_backend_pid()`,
+      )).rows[0]?.pid;
+      await waitFor(async () => (await waiting()) !== undefined, { what: 'the recording to wait on the row' });
+      await sqlPool(deps.db).query('SELECT pg_terminate_backend($1)', [await waiting()]);
+      // The failure is refused, not the process ended (an unheard 'error' event would end it).
+      await expect(recording).rejects.toThrow();
+    } finally {
+      await holder.query('ROLLBACK');
+      holder.release();
+    }
+    expect(await deliveryRow(deps.db, delivery.id)).toMatchObject({ status: 'pending', lastError: null });
   });
 
   it('counts nothing for an attempt to the address it has just left: the old receiver\'s 410 does not switch off the new one', async ({ deps }) => {
