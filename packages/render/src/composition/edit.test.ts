@@ -156,6 +156,16 @@ describe('editComposition', () => {
     expect(next.media).toEqual([]);
     expect(next.audio.sfx.filter((s) => s.kind === 'whoosh').map((s) => s.sceneId)).toEqual(['shot-3', 'shot-1']);
     expect(edited({ scenes: { 1: { remove: true } } }).scenes.map((s) => s.id)).toEqual(['shot-0', 'shot-2', 'shot-3']);
+    // As a page sends it, with every field: the stored length sent back is not a length typed.
+    const sentBack = (i: number) => ({ transition: { kind: base.scenes[i]!.transition.kind, durationMs: String(base.scenes[i]!.transition.durationMs) } });
+    const asSent = edited({ scenes: { 1: sentBack(1), 2: { ...sentBack(2), position: '2' }, 3: sentBack(3) } });
+    expect(asSent.scenes.map((s) => [s.id, s.transition])).toEqual([
+      ['shot-0', base.scenes[0]!.transition], ['shot-2', { kind: 'wipe', durationMs: transitionMsBetween([1100, 1400]) }],
+      ['shot-1', { kind: 'slide', durationMs: transitionMsBetween([1400, 1500]) }], ['shot-3', { kind: 'fade', durationMs: transitionMsBetween([1500, 1000]) }],
+    ]);
+    expect(asSent.scenes[1]!.transition.durationMs).not.toBe(base.scenes[2]!.transition.durationMs);
+    // A length typed there is kept.
+    expect(edited({ scenes: { 3: { position: '2', transition: { durationMs: '250' } } } }).scenes[1]!.transition).toEqual({ kind: 'fade', durationMs: 250 });
   });
 
   it('puts a scene moved later after the one whose place it takes; the new first scene has no transition in', () => {
@@ -214,7 +224,8 @@ describe('rebaseEdit', () => {
     form.scenes[2]!.title = 'Mine';
     form.scenes[1]!.title = 'Gone there';
     form.scenes[0]!.position = '4';
-    expect(rebaseEdit(base, newer, form)).toEqual({ values: { scenes: { 1: { position: '4' }, 2: { title: 'Mine' } } }, lost: 1 });
+    // The newer version has three scenes: place 4 is its last, 3.
+    expect(rebaseEdit(base, newer, form)).toEqual({ values: { scenes: { 1: { position: '3' }, 2: { title: 'Mine' } } }, lost: 1 });
     // Removed here too: nothing was lost.
     expect(rebaseEdit(base, newer, { scenes: { ...form.scenes, 1: { ...form.scenes[1], remove: 'on' } } }).lost).toBe(0);
   });

@@ -92,7 +92,9 @@ export function editComposition(
     const into = i > 0 ? change?.transition : undefined;
     const neighbours: [number, number] = [lengths[before]!, lengths[i]!];
     const kind = into?.kind ?? (i === 0 ? transitionInto(scene.kind, placed.at(-1)!.transition.kind, neighbours).kind : scene.transition.kind);
-    const transitionMs = into?.durationMs ?? (samePredecessor ? scene.transition.durationMs : 0);
+    // Next to a new neighbour, the stored length sent back (a page sends every field) was not typed.
+    const typedMs = samePredecessor || into?.durationMs !== scene.transition.durationMs ? into?.durationMs : undefined;
+    const transitionMs = typedMs ?? (samePredecessor ? scene.transition.durationMs : 0);
     // A cut takes no time: both scenes would be on screen at once. Another kind left at 0
     // (chosen for a cut, or next to a new neighbour) takes the length the composer gives a transition there.
     return [...placed, { ...edited, transition: { kind, durationMs: kind === 'cut' ? 0 : transitionMs || transitionMsBetween(neighbours) } }];
@@ -174,7 +176,8 @@ export function rebaseEdit(stored: unknown, newer: unknown, input: unknown): { v
     // A scene removed, or a line emptied, here and gone there: what the form wanted holds.
     const wantedGone = scenes ? ticked(fieldValue(input, `scenes.${index}.remove`)) : typeof sent === 'string' && !sent.trim();
     if (place < 0) lost += wantedGone ? 0 : 1;
-    else setField(values, `${list}.${place}${rest}`, sent);
+    // A place beyond the newer version's scenes is its last: the page allows no more.
+    else setField(values, `${list}.${place}${rest}`, rest === '.position' && Number(sent) > to.scenes.length ? String(to.scenes.length) : sent);
   }
   return { values, lost };
 }
