@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toRgb } from '../style/color.ts';
-import { MediaError } from '../errors.ts';
+import { MediaError, RenderError } from '../errors.ts';
 import { HDR_CLIP_COLOR, startMediaServer } from '../testing/media-server.ts';
 import { VideoFrames, type VideoInput } from './video-frames.ts';
 
@@ -58,6 +58,21 @@ describe('VideoFrames', () => {
       expect(failure).toBeInstanceOf(MediaError);
       expect(failure).toMatchObject({ message: 'The video "clip.gif" could not be decoded: it is not a video that can be played', mediaId: 'clip-1', transient: false });
       expect((failure as MediaError).details).toMatch(/zscale|colorspace/i);
+    } finally {
+      frames.close();
+    }
+  });
+
+  it('fails only the try, not the clip, when its decoder is killed before a frame', async () => {
+    const subject = { id: 'clip-1', url: 'https://media.example.com/clip.mov', label: 'The video "clip.mov"' };
+    const frames = new VideoFrames({ file: hdrClip, hdr: true, primaries: 'bt2020', matrix: 'bt2020nc', subject }, 64, 36, undefined);
+    try {
+      // As the kernel kills a process for memory.
+      frames['child'].process.kill('SIGKILL');
+      const failure = await frames.next().then(() => null, (error: unknown) => error);
+      expect(failure).toBeInstanceOf(RenderError);
+      expect(failure).not.toBeInstanceOf(MediaError);
+      expect((failure as RenderError).details).toMatch(/SIGKILL/);
     } finally {
       frames.close();
     }

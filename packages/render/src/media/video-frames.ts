@@ -43,6 +43,8 @@ export class VideoFrames {
   private ended = false;
   private last: Buffer | null = null;
   private wake: (() => void) | null = null;
+  /** How the decoder ended: an exit code, or null when a signal killed it. */
+  private exitCode: number | null = null;
 
   constructor(private readonly video: VideoInput, readonly width: number, readonly height: number, private readonly signal?: AbortSignal) {
     this.frameBytes = width * height * 4;
@@ -66,6 +68,9 @@ export class VideoFrames {
     };
     stdout.on('end', stop);
     stdout.on('close', stop);
+    this.child.process.on('exit', (code) => {
+      this.exitCode = code;
+    });
     // Closing early kills the decoder on purpose; its exit status does not matter then.
     this.child.done.catch(() => {});
   }
@@ -88,14 +93,16 @@ export class VideoFrames {
   }
 
   /**
-   * Why the decoder stopped before its first frame. The clip passed its checks before the render,
-   * so it is the medium's failure, named and final: another try would decode it no better.
+   * Why the decoder stopped before its first frame. One that exited on its own (ffmpeg refusing
+   * the clip, or finding no frame in it) fails the medium, named and final: the clip passed its
+   * checks before the render, and another try would decode it no better. One killed or never
+   * started (out of memory, out of processes) fails this try only.
    */
   private async failure(): Promise<unknown> {
     const stopped = await this.child.done.then(() => null, (error: unknown) => error);
     if (this.signal?.aborted) return this.signal.reason;
     const details = stopped instanceof RenderError ? stopped.details : stopped ? String(stopped) : 'The decoder gave no frames.';
-    if (!this.video.subject) return new RenderError('The video decoder stopped before its first frame', details, { cause: stopped });
+    if (!this.video.subject || this.exitCode === null) return new RenderError('The video decoder stopped before its first frame', details, { cause: stopped });
     return mediaFailure(this.video.subject, UNDECODABLE_VIDEO, { details, cause: stopped });
   }
 
