@@ -1,4 +1,5 @@
 import { lookup, Resolver as DnsClient } from 'node:dns/promises';
+import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { classifyAddress } from './address.ts';
 import { HostNotFoundError, UnsafeAddressError } from './errors.ts';
@@ -16,19 +17,26 @@ export const systemLookup: Resolver = async (hostname) => {
 const ASK_THE_SYSTEM = new Set(['ENOTFOUND', 'ENODATA', 'ECONNREFUSED', 'EREFUSED']);
 
 /**
- * Resolves a name through DNS with c-ares, whose queries run on the event loop and give up
- * after `timeoutMs` and `tries`. getaddrinfo (`dns.lookup`) holds one of libuv's four threads,
- * shared with file and crypto work, until the system's resolver gives up, and cannot be
- * cancelled: a few hosts whose name servers never answer (anyone may name one in a webhook or
- * a medium's address) would stall every other lookup and file read behind them. A name DNS
- * does not know is then looked up the system's way, which reads the hosts file (`localhost`,
- * a machine's own names); a server that does not answer in time is a failure, not a fallback.
+ * Resolves a name as the system does, first from the hosts file (`localhost`, a container's
+ * `extra_hosts`, a pinned name), then through DNS with c-ares, whose queries run on the event
+ * loop and give up after `timeoutMs` and `tries`. getaddrinfo (`dns.lookup`) holds one of
+ * libuv's four threads, shared with file and crypto work, until the system's resolver gives up,
+ * and cannot be cancelled: a few hosts whose name servers never answer (anyone may name one in
+ * a webhook or a medium's address) would stall every other lookup and file read behind them.
+ * A name DNS does not know is then looked up the system's way (search domains, other name
+ * services); a server that does not answer in time is a failure, not a fallback.
  */
-export function dnsResolver(options: { servers?: string[]; timeoutMs?: number; tries?: number; fallback?: Resolver } = {}): Resolver {
+export function dnsResolver(options: {
+  servers?: string[]; timeoutMs?: number; tries?: number; hostsFile?: string; fallback?: Resolver;
+} = {}): Resolver {
   const client = new DnsClient({ timeout: options.timeoutMs ?? 2000, tries: options.tries ?? 2 });
   if (options.servers) client.setServers(options.servers);
   const fallback = options.fallback ?? systemLookup;
   return async (hostname) => {
+    const pinned = await fromHostsFile(options.hostsFile ?? '/etc/hosts', hostname);
+    if (pinned.length) return pinned;
+    // RFC 6761: localhost and its subdomains are the loopback, never asked of DNS.
+    if (/(^|\.)localhost\.?$/i.test(hostname)) return ['127.0.0.1', '::1'];
     const answers = await Promise.allSettled([client.resolve4(hostname), client.resolve6(hostname)]);
     const addresses = answers.flatMap((answer) => (answer.status === 'fulfilled' ? answer.value : []));
     if (addresses.length) return addresses;
@@ -39,6 +47,16 @@ export function dnsResolver(options: { servers?: string[]; timeoutMs?: number; t
 }
 
 export const systemResolver: Resolver = dnsResolver();
+
+/** The addresses the hosts file gives a name; read each time, as the system does: it is small and may change. */
+async function fromHostsFile(path: string, hostname: string): Promise<string[]> {
+  const text = await readFile(path, 'utf8').catch(() => '');
+  const name = hostname.toLowerCase().replace(/\.$/, '');
+  return text.split('\n').flatMap((line) => {
+    const [address, ...names] = line.replace(/#.*/, '').trim().split(/\s+/);
+    return address && isIP(address) && names.some((alias) => alias.toLowerCase() === name) ? [address] : [];
+  });
+}
 
 export interface CheckHostOptions {
   resolve?: Resolver;
