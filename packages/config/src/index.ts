@@ -72,6 +72,8 @@ const Env = z.object({
   WEBHOOK_DISABLE_AFTER_MS: int(24 * 60 * 60 * 1000),
   // The outbox sweep: starts the deliveries no workflow took within this long (0: no sweep).
   WEBHOOK_SWEEP_INTERVAL_MS: int(60_000),
+  // Days of delivery log kept (ended deliveries and their events; 0: kept for good).
+  WEBHOOK_RETENTION_DAYS: int(30),
 
   // E-mail (greenlight links to owners and editors): SMTP when set, else files under DATA_DIR/outbox.
   SMTP_URL: optional,
@@ -151,6 +153,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       disableAfterFailures: e.WEBHOOK_DISABLE_AFTER_FAILURES,
       disableAfterMs: e.WEBHOOK_DISABLE_AFTER_MS,
       sweepIntervalMs: e.WEBHOOK_SWEEP_INTERVAL_MS,
+      retentionMs: e.WEBHOOK_RETENTION_DAYS * 24 * 60 * 60 * 1000,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, outboxDir: `${e.DATA_DIR.replace(/\/$/, '')}/outbox` },
     blobs:

@@ -20,6 +20,11 @@ describe('the delivery policy in production (defaults)', () => {
     expect(loadConfig({}).webhooks.sweepIntervalMs).toBe(60_000);
   });
 
+  it('keeps 30 days of delivery log, and all of it when told 0', () => {
+    expect(loadConfig({}).webhooks.retentionMs).toBe(30 * 24 * 60 * 60 * 1000);
+    expect(loadConfig({ WEBHOOK_RETENTION_DAYS: '0' }).webhooks.retentionMs).toBe(0);
+  });
+
   it('switches an endpoint off at 10 failures in a row with no success for 24 hours', () => {
     expect(settings.disableAfterFailures).toBe(10);
     expect(settings.disableAfterMs).toBe(86_400_000);

@@ -1,6 +1,7 @@
 import { NativeConnection } from '@temporalio/worker';
 import { loadConfig, requireDatabaseUrl } from '@vp/config';
 import { createDb } from '@vp/db';
+import { keepDeliveryLogPruned } from '@vp/webhooks';
 import pino from 'pino';
 import { createWorkers, runWorkers } from './worker.ts';
 import { writerFromConfig } from './writer.ts';
@@ -13,6 +14,11 @@ const workers = await createWorkers({ config, connection, db, writer: writerFrom
 
 const stop = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
+keepDeliveryLogPruned(db, {
+  retentionMs: config.webhooks.retentionMs, signal: stop.signal,
+  onPruned: (removed) => log.info(removed, 'webhook delivery log pruned'),
+  onError: (error) => log.warn({ err: error }, 'webhook delivery log not pruned; tried again later'),
+});
 log.info({ taskQueues: workers.map((w) => w.options.taskQueue) }, 'worker started');
 await runWorkers(workers, stop.signal);
 await connection.close();

@@ -1,0 +1,55 @@
+import { describe, expect } from 'vitest';
+import type { Db } from '@vp/db';
+import { seedAccount, test, waitFor } from '@vp/testing';
+import { createPing } from './deliveries.ts';
+import { createEndpoint } from './endpoints.ts';
+import { keepDeliveryLogPruned, pruneDeliveryLog } from './retention.ts';
+import { createSecretBox } from './secret.ts';
+
+const box = createSecretBox('test-webhook-secret-key-0123456789abcdefgh');
+const DAY = 24 * 60 * 60 * 1000;
+
+/** A ping to a new endpoint, recorded `daysAgo` days ago and left `status`. */
+async function pingFrom(db: Db, daysAgo: number, status: 'pending' | 'succeeded' | 'exhausted') {
+  const { workspace } = await seedAccount(db);
+  const { row } = await createEndpoint(db, box, { workspaceId: workspace.id, url: 'https://hooks.example.com/in' });
+  const delivery = await createPing(db, row, 'https://app.example.com');
+  const createdAt = new Date(Date.now() - daysAgo * DAY);
+  await db.webhookDelivery.update({ where: { id: delivery.id }, data: { status, createdAt } });
+  await db.webhookEvent.update({ where: { id: delivery.eventId }, data: { createdAt } });
+  return delivery;
+}
+
+describe('the delivery log', () => {
+  test('keeps its retention period: older ended deliveries go, then the events left without any', async ({ database }) => {
+    const { db } = database;
+    const old = await Promise.all([pingFrom(db, 31, 'succeeded'), pingFrom(db, 45, 'exhausted')]);
+    const recent = await pingFrom(db, 29, 'succeeded');
+    // Never the case with the real schedule (it ends within hours), but a pending one is never removed.
+    const stuck = await pingFrom(db, 40, 'pending');
+
+    expect(await pruneDeliveryLog(db, new Date(Date.now() - 30 * DAY))).toEqual({ deliveries: 2, events: 2 });
+    const left = await db.webhookDelivery.findMany({ where: { id: { in: [...old, recent, stuck].map((d) => d.id) } } });
+    expect(left.map((d) => d.id).sort()).toEqual([recent.id, stuck.id].sort());
+    expect(await db.webhookEvent.count({ where: { id: { in: old.map((d) => d.eventId) } } })).toBe(0);
+    expect(await db.webhookEvent.count({ where: { id: { in: [recent.eventId, stuck.eventId] } } })).toBe(2);
+    // Nothing more to remove.
+    expect(await pruneDeliveryLog(db, new Date(Date.now() - 30 * DAY))).toEqual({ deliveries: 0, events: 0 });
+  });
+
+  test('is pruned by the worker as it starts, then every hour', async ({ database }) => {
+    const { db } = database;
+    const old = await pingFrom(db, 31, 'succeeded');
+    const stop = new AbortController();
+    const pruned: { deliveries: number; events: number }[] = [];
+    const keep = (retentionMs: number) => keepDeliveryLogPruned(db, { retentionMs, signal: stop.signal, onPruned: (removed) => pruned.push(removed), onError: (error) => { throw error; } });
+    try {
+      keep(30 * DAY);
+      await waitFor(async () => pruned.length > 0, { what: 'the first prune' });
+      expect(pruned).toEqual([{ deliveries: 1, events: 1 }]);
+      expect(await db.webhookDelivery.count({ where: { id: old.id } })).toBe(0);
+    } finally {
+      stop.abort();
+    }
+  });
+});

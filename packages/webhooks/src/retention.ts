@@ -1,0 +1,55 @@
+import { sqlPool, type Db } from '@vp/db';
+
+const BATCH = 1000;
+
+/**
+ * Removes the delivery log from before `before`: deliveries that have ended (succeeded or
+ * exhausted), then the events left without any. A batch at a time, skipping rows another pruner
+ * holds, so that a backlog never holds long locks and two workers pruning at once do not wait on
+ * each other. A pending delivery stays: none lasts as long as a retention period (the retry
+ * schedule ends within hours).
+ */
+export async function pruneDeliveryLog(db: Db, before: Date): Promise<{ deliveries: number; events: number }> {
+  const pool = sqlPool(db);
+  const inBatches = async (sql: string) => {
+    let removed = 0;
+    for (;;) {
+      const { rowCount } = await pool.query(sql, [before, BATCH]);
+      removed += rowCount ?? 0;
+      if ((rowCount ?? 0) < BATCH) return removed;
+    }
+  };
+  const deliveries = await inBatches(
+    `DELETE FROM webhook_deliveries WHERE id IN (
+       SELECT id FROM webhook_deliveries WHERE status <> 'pending' AND created_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+  );
+  const events = await inBatches(
+    `DELETE FROM webhook_events WHERE id IN (
+       SELECT e.id FROM webhook_events e
+       WHERE e.created_at < $1 AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)
+       LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+  );
+  return { deliveries, events };
+}
+
+/**
+ * Prunes the delivery log now and then every `everyMs` (an hour by default), keeping
+ * `retentionMs` of it, until `signal` aborts. A failed prune is reported and tried again next
+ * time: it must never stop the worker.
+ */
+export function keepDeliveryLogPruned(
+  db: Db,
+  options: { retentionMs: number; signal: AbortSignal; onPruned: (removed: { deliveries: number; events: number }) => void; onError: (error: unknown) => void; everyMs?: number },
+): void {
+  if (options.retentionMs <= 0 || options.signal.aborted) return;
+  const prune = () => {
+    pruneDeliveryLog(db, new Date(Date.now() - options.retentionMs)).then((removed) => {
+      if ((removed.deliveries || removed.events) && !options.signal.aborted) options.onPruned(removed);
+    }, options.onError);
+  };
+  prune();
+  const timer = setInterval(prune, options.everyMs ?? 60 * 60 * 1000);
+  // The worker's process ends when its workers do, not when the pruning does.
+  timer.unref();
+  options.signal.addEventListener('abort', () => clearInterval(timer), { once: true });
+}
