@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sampleBrief, shortPitch } from '../testing/fixtures.ts';
-import { transitionInto, transitionMsBetween } from './choreography.ts';
+import { transitionInto, transitionMsBetween, voiceOffsetMs } from './choreography.ts';
 import { composeProduction } from './compose-production.ts';
 import { contrast, readableOn } from '../style/color.ts';
 import { editComposition, rebaseEdit } from './edit.ts';
@@ -9,7 +9,7 @@ import type { Composition } from './schema.ts';
 const base = composeProduction({ brief: sampleBrief((path) => `https://media.example.com${path}`), pitch: shortPitch() });
 const PAID = { maxDurationMs: base.durationMs, soundEffects: true };
 
-function edited(edit: unknown, options = PAID, from: Composition = base): Composition {
+function edited(edit: unknown, options: Parameters<typeof editComposition>[2] = PAID, from: Composition = base): Composition {
   const result = editComposition(from, edit, options);
   if ('issues' in result) throw new Error(`refused: ${JSON.stringify(result.issues)}`);
   return result.composition;
@@ -133,7 +133,7 @@ describe('editComposition', () => {
       scenes: Object.fromEntries(stored.scenes.map((s, i) => [i, {
         // An input loses its line breaks; a textarea its first one, and sends the others as CRLF.
         title: (s.title ?? '').replace(/\n/g, ''), text: (s.text ?? '').replace(/^\n/, '').replace(/\n/g, '\r\n'),
-        durationMs: String(s.durationMs), transition: { kind: s.transition.kind, durationMs: String(s.transition.durationMs) }, position: String(i + 1),
+        durationMs: String(s.durationMs), transition: { kind: s.transition.kind, durationMs: String(s.transition.durationMs) }, position: String(i + 1), voiceover: '',
       }])),
       voiceover: Object.fromEntries(stored.audio.voiceover.map((l, i) => [i, `${l.text}\r\n`])),
     };
@@ -166,6 +166,19 @@ describe('editComposition', () => {
     expect(asSent.scenes[1]!.transition.durationMs).not.toBe(base.scenes[2]!.transition.durationMs);
     // A length typed there is kept.
     expect(edited({ scenes: { 3: { position: '2', transition: { durationMs: '250' } } } }).scenes[1]!.transition).toEqual({ kind: 'fade', durationMs: 250 });
+  });
+
+  it('gives a scene without a voiceover line a new one, in version 1\'s voice, placed after its cut', () => {
+    const voice = { voice: 'en-gb', wordsPerMinute: 150 };
+    const next = edited({ scenes: { 3: { voiceover: '  Try it today. ', position: '1' } } }, { ...PAID, voice });
+    expect(next.audio.voiceover.map((l) => l.sceneId)).toEqual(['shot-3', 'shot-0', 'shot-1', 'shot-2']);
+    expect(next.audio.voiceover[0]).toEqual({ sceneId: 'shot-3', text: 'Try it today.', offsetMs: voiceOffsetMs(next.scenes[0]!), ...voice });
+    // Left empty, as a page sends it: nothing.
+    expect(edited({ scenes: { 3: { voiceover: '' } } }, { ...PAID, voice })).toEqual(base);
+    expect(editComposition(base, { scenes: { 0: { voiceover: 'Again.' }, 3: { voiceover: 'Hello.' } } }, PAID)).toEqual({ issues: [
+      { path: 'scenes.0.voiceover', message: 'This scene has a voiceover line: change that one.' },
+      { path: 'scenes.3.voiceover', message: 'This video has no voiceover: its format asked for none.' },
+    ] });
   });
 
   it('puts a scene moved later after the one whose place it takes; the new first scene has no transition in', () => {

@@ -2,7 +2,7 @@ import { NUL_REFUSED } from '@vp/contracts';
 import { z } from 'zod';
 import { brandStyle } from './brand.ts';
 import { transitionEffects, transitionInto, transitionMsBetween, voiceOffsetMs } from './choreography.ts';
-import { Composition, MAX_SCENES, parseComposition, retime, TRANSITIONS, type Scene } from './schema.ts';
+import { Composition, MAX_SCENES, parseComposition, retime, TRANSITIONS, type Scene, type VoiceLine } from './schema.ts';
 
 /** Text as a person types it: no NUL (PostgreSQL stores none), ends trimmed, a form's CRLF line breaks as LF. */
 const Typed = (max: number) =>
@@ -27,9 +27,9 @@ const ByIndex = <T extends z.ZodType>(item: T) => z.record(z.string().regex(/^(0
 /**
  * What a person may change in a project, each field optional (what is left out stays): the
  * accent and background colours (the text's follows the background, as the composer makes it);
- * each scene's words, length, transition in (none into the first), place in the video and
- * whether it stays; each voiceover line's words (emptied, the line is dropped). Media, code and
- * size stay as made.
+ * each scene's words, length, transition in (none into the first), place in the video,
+ * whether it stays, and a voiceover line for a scene that has none; each voiceover line's words
+ * (emptied, the line is dropped). Media, code and size stay as made.
  */
 export const CompositionEdit = z.object({
   brand: z.object({ primaryColor: Hex.optional(), backgroundColor: Hex.optional() }).optional(),
@@ -41,6 +41,8 @@ export const CompositionEdit = z.object({
     /** Its place from 1, as numbered on the page; a scene given another scene's place goes just before it (after it, moving later). */
     position: TypedWhole(1, MAX_SCENES, { whole: PLACE, min: PLACE, max: PLACE }),
     remove: Ticked,
+    /** A new line for a scene without one; a scene's line is changed under `voiceover`. */
+    voiceover: Typed(1000).optional(),
   })).optional(),
   voiceover: ByIndex(Typed(1000)).optional(),
 });
@@ -55,15 +57,15 @@ export { TRANSITIONS };
  * new order (one next to a new neighbour, its transition in left as it was, takes the composer's
  * length there) and retimed, and the sound cues that follow the picture placed again (each voice
  * line after its scene's cut, with `soundEffects` a whoosh on each transition), as the composer
- * places them. Text sent back
- * as a browser sends the stored text stays as stored: an untouched form changes nothing. Refused
+ * places them. A new line is spoken in `voice` (version 1's); without it, the video has no
+ * voiceover and takes none. Text sent back as a browser sends the stored text stays as stored: an untouched form changes nothing. Refused
  * with every issue when the result is not a valid project, or lasts longer than `maxDurationMs`
  * (the length the credits paid for).
  */
 export function editComposition(
   stored: unknown,
   input: unknown,
-  options: { maxDurationMs: number; soundEffects: boolean },
+  options: { maxDurationMs: number; soundEffects: boolean; voice?: Pick<VoiceLine, 'voice' | 'wordsPerMinute'> | null },
 ): { composition: Composition } | { issues: EditIssue[] } {
   const base = parseComposition(stored);
   const parsed = CompositionEdit.safeParse(input);
@@ -105,19 +107,33 @@ export function editComposition(
   const brand = recoloured ? { ...brandStyle({ ...base.brand, primaryColor, backgroundColor }), name: base.brand.name, fontFamily: base.brand.fontFamily } : base.brand;
   const timed = retime({ ...base, brand, scenes, media: mediaStillPlaced(base, scenes) });
   const placeOf = new Map(timed.scenes.map((scene, place) => [scene.id, place]));
+  const issues: EditIssue[] = [];
+  const spoken = new Set(base.audio.voiceover.map((line) => line.sceneId));
+  const added = order.flatMap((i): VoiceLine[] => {
+    const text = edit.scenes?.[i]?.voiceover;
+    const scene = base.scenes[i]!;
+    if (!text) return [];
+    const refusal = spoken.has(scene.id) ? 'This scene has a voiceover line: change that one.' : !options.voice ? 'This video has no voiceover: its format asked for none.' : null;
+    if (refusal) {
+      issues.push({ path: `scenes.${i}.voiceover`, message: refusal });
+      return [];
+    }
+    return [{ sceneId: scene.id, text, offsetMs: 0, ...options.voice! }];
+  });
   // A removed scene's line goes with it; the others follow their scenes' order.
-  const voiceover = base.audio.voiceover.flatMap((line, i) => {
-    const text = words(`voiceover.${i}`, edit.voiceover?.[i], line.text);
-    const place = placeOf.get(line.sceneId);
-    return text && place !== undefined ? [{ ...line, text, offsetMs: voiceOffsetMs(timed.scenes[place]!) }] : [];
-  }).sort((a, b) => placeOf.get(a.sceneId)! - placeOf.get(b.sceneId)!);
+  const voiceover = [...base.audio.voiceover.map((line, i) => ({ ...line, text: words(`voiceover.${i}`, edit.voiceover?.[i], line.text) ?? '' })), ...added]
+    .flatMap((line) => {
+      const place = placeOf.get(line.sceneId);
+      return line.text && place !== undefined ? [{ ...line, offsetMs: voiceOffsetMs(timed.scenes[place]!) }] : [];
+    })
+    .sort((a, b) => placeOf.get(a.sceneId)! - placeOf.get(b.sceneId)!);
   const sfx = options.soundEffects ? transitionEffects(timed.scenes) : [];
   const next = { ...timed, audio: { ...timed.audio, voiceover, sfx } };
 
   // Issues are named by the scene's index on the form, not its new place.
   const onForm = (path: PropertyKey[]) => (path[0] === 'scenes' && typeof path[1] === 'number' ? ['scenes', order[path[1]], ...path.slice(2)] : path).join('.');
   const checked = Composition.safeParse(next);
-  const issues = checked.success ? [] : checked.error.issues.map((issue) => ({ path: onForm(issue.path), message: issue.message }));
+  if (!checked.success) issues.push(...checked.error.issues.map((issue) => ({ path: onForm(issue.path), message: issue.message })));
   next.scenes.forEach((scene, place) => {
     // Words are all a scene of these kinds shows; without them its frames are blank, and the review refuses the video.
     if (WORDS_ONLY.has(scene.kind) && !scene.title && !scene.text) issues.push({ path: onForm(['scenes', place, 'title']), message: 'This scene shows only words: give it a heading or a text.' });
@@ -190,7 +206,7 @@ function editableFields(composition: Composition): [string, string | number | nu
     ...composition.scenes.flatMap((scene, i): [string, string | number | null][] => [
       [`scenes.${i}.title`, scene.title], [`scenes.${i}.text`, scene.text], [`scenes.${i}.durationMs`, scene.durationMs],
       [`scenes.${i}.transition.kind`, scene.transition.kind], [`scenes.${i}.transition.durationMs`, scene.transition.durationMs],
-      [`scenes.${i}.position`, i + 1], [`scenes.${i}.remove`, null],
+      [`scenes.${i}.position`, i + 1], [`scenes.${i}.remove`, null], [`scenes.${i}.voiceover`, null],
     ]),
     ...composition.audio.voiceover.map((line, i): [string, string] => [`voiceover.${i}`, line.text]),
   ];

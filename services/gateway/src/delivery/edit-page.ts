@@ -9,20 +9,23 @@ export type StoredComposition = {
   width?: number; height?: number; durationMs?: number;
   brand?: { primaryColor?: string; backgroundColor?: string };
   scenes?: { id?: string; kind?: string; title?: string | null; text?: string | null; durationMs?: number; transition?: { kind?: string; durationMs?: number } }[];
-  audio?: { voiceover?: { sceneId?: string; text?: string }[]; sfx?: unknown[] };
+  audio?: { voiceover?: { sceneId?: string; text?: string; voice?: string; wordsPerMinute?: number }[]; sfx?: unknown[] };
 };
 
 const COLOURS = [['primaryColor', 'Accent'], ['backgroundColor', 'Background']] as const;
 
 /**
  * The page that saves the next version of a project from its newest one: the colours, each
- * scene's words, length, transition in, place and whether it stays, and each voiceover line. Field names are the paths
+ * scene's words, length, transition in, place and whether it stays, a voiceover line for a scene
+ * without one (when the video speaks), and each voiceover line. Field names are the paths
  * of `CompositionEdit` (`scenes.2.title`), so each refusal is shown beside its field. After a
  * refusal the page comes back with what was typed. A page of its own, which never refreshes
  * itself as the project's page does while an export is made.
  */
 export function editPage(input: {
   title: string; projectUrl: string; baseVersion: number; composition: StoredComposition; maxDurationMs: number; edit?: EditState;
+  /** Whether the video has a voiceover (its format asked for one): scenes without a line may get one. */
+  speaks: boolean;
 }): string {
   const { composition, edit } = input;
   const issues = new Map((edit?.issues ?? []).map((issue) => [issue.path, issue.message]));
@@ -38,6 +41,7 @@ export function editPage(input: {
     field(name, label, html`<input name="${name}" type="number" inputmode="numeric" min="${min}" max="${max}" step="1" value="${typed(name, stored)}">`);
 
   const count = composition.scenes?.length ?? 0;
+  const spoken = new Set((composition.audio?.voiceover ?? []).map((line) => line.sceneId));
   const scenes = (composition.scenes ?? []).map((scene, i) => {
     const removed = edit ? ticked(fieldValue(edit.values, `scenes.${i}.remove`)) : false;
     const sentKind = typed(`scenes.${i}.transition.kind`, scene.transition?.kind);
@@ -54,6 +58,9 @@ export function editPage(input: {
     ${field(`scenes.${i}.position`, 'Place', html`<input name="scenes.${i}.position" type="number" inputmode="numeric" min="1" max="${count}" step="1" value="${typed(`scenes.${i}.position`, i + 1)}">`)}
     ${field(`scenes.${i}.remove`, 'Remove this scene', html`<input name="scenes.${i}.remove" type="checkbox"${removed ? html` checked` : null}>`)}
   </div>
+  ${input.speaks && !spoken.has(scene.id)
+    ? field(`scenes.${i}.voiceover`, 'Voiceover (a new line)', html`<textarea name="scenes.${i}.voiceover" maxlength="1000">${typed(`scenes.${i}.voiceover`, '')}</textarea>`)
+    : null}
 </fieldset>`;
   });
   const scenesById = new Map((composition.scenes ?? []).map((scene, i) => [scene.id, i]));
@@ -81,7 +88,7 @@ ${edit ? html`<div class="card notice problem" role="alert"><p>${edit.problem}</
 
 /** Whether the form has a field of this name, where its refusal is shown beside it. */
 function isField(path: string, composition: StoredComposition): boolean {
-  const scene = /^scenes\.(\d+)\.(title|text|durationMs|transition\.kind|transition\.durationMs|position|remove)$/.exec(path);
+  const scene = /^scenes\.(\d+)\.(title|text|durationMs|transition\.kind|transition\.durationMs|position|remove|voiceover)$/.exec(path);
   if (scene) return Number(scene[1]) < (composition.scenes?.length ?? 0) && (Number(scene[1]) > 0 || !scene[2]!.startsWith('transition'));
   const line = /^voiceover\.(\d+)$/.exec(path);
   if (line) return Number(line[1]) < (composition.audio?.voiceover?.length ?? 0);

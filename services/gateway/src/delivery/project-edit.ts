@@ -15,13 +15,19 @@ type Version = DeliveredProject['versions'][number];
 const stored = (version: Version) => version.composition as StoredComposition;
 /** Version 1 lasts as long as the credits paid for: no edit may run past it. */
 const paidMs = (found: DeliveredProject) => stored(found.versions.at(-1)!).durationMs ?? 0;
+/** The voice of version 1, which its format asked for; null when it had no voiceover. */
+function voiceOf(found: DeliveredProject): { voice: string; wordsPerMinute: number } | null {
+  const line = stored(found.versions.at(-1)!).audio?.voiceover?.[0];
+  return line?.voice && line.wordsPerMinute ? { voice: line.voice, wordsPerMinute: line.wordsPerMinute } : null;
+}
 
 /**
  * Editing a delivered project: the edit page of its newest version, and the form it posts,
  * which saves the next version and exports it. A form that changes nothing exports the newest
  * version again. The video may be shortened, not lengthened past version 1: the length its
- * credits paid for. Sound effects follow the transitions when version 1 had them (the format's
- * switch). A refused form comes back with what was typed, or the error shape for a program.
+ * credits paid for. Sound effects follow the transitions when version 1 had them, and scenes may
+ * be given new voiceover lines in its voice when it had one (the format's switches). A refused
+ * form comes back with what was typed, or the error shape for a program.
  */
 export function projectEditRoutes(deps: {
   db: Db;
@@ -36,7 +42,7 @@ export function projectEditRoutes(deps: {
     const newest = found.versions[0]!;
     return editPage({
       title: found.title, projectUrl: projectUrl(found), baseVersion: newest.version, composition: stored(newest),
-      maxDurationMs: paidMs(found), edit,
+      maxDurationMs: paidMs(found), edit, speaks: voiceOf(found) !== null,
     });
   };
 
@@ -67,7 +73,7 @@ export function projectEditRoutes(deps: {
     if (from !== newest) return stale();
 
     const result = editComposition(newest.composition, changes, {
-      maxDurationMs: paidMs(found), soundEffects: (stored(first).audio?.sfx?.length ?? 0) > 0,
+      maxDurationMs: paidMs(found), soundEffects: (stored(first).audio?.sfx?.length ?? 0) > 0, voice: voiceOf(found),
     });
     if ('issues' in result) {
       const [issue] = result.issues;
