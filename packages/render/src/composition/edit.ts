@@ -58,9 +58,9 @@ export { TRANSITIONS };
  * length there) and retimed, and the sound cues that follow the picture placed again (each voice
  * line after its scene's cut, with `soundEffects` a whoosh on each transition), as the composer
  * places them. A new line is spoken in `voice` (version 1's); without it, the video has no
- * voiceover and takes none. Text sent back as a browser sends the stored text stays as stored: an untouched form changes nothing. Refused
- * with every issue when the result is not a valid project, or lasts longer than `maxDurationMs`
- * (the length the credits paid for).
+ * voiceover and takes none. Text sent back as a browser sends the stored text stays as stored:
+ * an untouched form changes nothing. Refused with every issue when the result is not a valid
+ * project, or lasts longer than `maxDurationMs` (the length the credits paid for).
  */
 export function editComposition(
   stored: unknown,
@@ -118,7 +118,7 @@ export function editComposition(
       issues.push({ path: `scenes.${i}.voiceover`, message: refusal });
       return [];
     }
-    return [{ sceneId: scene.id, text, offsetMs: 0, ...options.voice! }];
+    return [{ sceneId: scene.id, text, offsetMs: 0 /* placed below, with the others */, ...options.voice! }];
   });
   // A removed scene's line goes with it; the others follow their scenes' order.
   const voiceover = [...base.audio.voiceover.map((line, i) => ({ ...line, text: words(`voiceover.${i}`, edit.voiceover?.[i], line.text) ?? '' })), ...added]
