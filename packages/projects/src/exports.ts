@@ -29,9 +29,10 @@ export async function finishExport(
   return { export: await db.export.findUniqueOrThrow({ where: { id: exportId } }), applied: count > 0 };
 }
 
-/** A failed export keeps its reason; one that finished stays finished. */
-export async function failExport(db: Db, exportId: string, error: string): Promise<void> {
-  await db.export.updateMany({ where: { id: exportId, status: { not: 'done' } }, data: { status: 'failed', error, finishedAt: new Date() } });
+/** A failed export keeps its reason; one that finished stays finished. Answers whether it is failed now. */
+export async function failExport(db: Db, exportId: string, error: string): Promise<boolean> {
+  const { count } = await db.export.updateMany({ where: { id: exportId, status: { not: 'done' } }, data: { status: 'failed', error, finishedAt: new Date() } });
+  return count > 0;
 }
 
 /**

@@ -95,9 +95,7 @@ export async function produceExport(
  * export that finished keeps its files.
  */
 export async function giveUpExport(deps: Pick<ProduceDeps, 'db' | 'blobs'>, exportId: string, reason: string): Promise<void> {
-  await failExport(deps.db, exportId, reason);
-  const row = await deps.db.export.findUnique({ where: { id: exportId }, select: { status: true } });
-  if (row?.status === 'failed') await removeTakes(deps.blobs, exportId);
+  if (await failExport(deps.db, exportId, reason)) await removeTakes(deps.blobs, exportId);
 }
 
 /** Removes every file of an export's tries but the `kept` ones. */
