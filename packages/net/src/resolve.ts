@@ -13,7 +13,7 @@ export const systemLookup: Resolver = async (hostname) => {
   return records.map((record) => record.address);
 };
 
-/** Answers that come at once and leave the hosts file to be asked: DNS does not know the name, or no DNS server takes queries. */
+/** Answers that come at once and leave the system's lookup to be asked: DNS does not know the name, or no DNS server takes queries. */
 const ASK_THE_SYSTEM = new Set(['ENOTFOUND', 'ENODATA', 'ECONNREFUSED', 'EREFUSED']);
 
 /**
