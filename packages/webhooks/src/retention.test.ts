@@ -1,9 +1,9 @@
 import { describe, expect } from 'vitest';
-import type { Db } from '@vp/db';
+import { sqlPool, type Db } from '@vp/db';
 import { seedAccount, test, waitFor } from '@vp/testing';
 import { createPing } from './deliveries.ts';
 import { createEndpoint } from './endpoints.ts';
-import { keepDeliveryLogPruned, pruneDeliveryLog } from './retention.ts';
+import { keepDeliveryLogPruned, PRUNE_STATEMENTS, pruneDeliveryLog } from './retention.ts';
 import { createSecretBox } from './secret.ts';
 
 const box = createSecretBox('test-webhook-secret-key-0123456789abcdefgh');
@@ -35,6 +35,22 @@ describe('the delivery log', () => {
     expect(await db.webhookEvent.count({ where: { id: { in: [recent.eventId, stuck.eventId] } } })).toBe(2);
     // Nothing more to remove.
     expect(await pruneDeliveryLog(db, new Date(Date.now() - 30 * DAY))).toEqual({ deliveries: 0, events: 0 });
+  });
+
+  test('finds what is past its period through an index, not by reading the whole log', async ({ database }) => {
+    // The tables are small here, so the planner is told to avoid reading them whole where it can.
+    const client = await sqlPool(database.db).connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SET LOCAL enable_seqscan = off');
+      const plan = async (sql: string) =>
+        JSON.stringify((await client.query(`EXPLAIN (FORMAT JSON) ${sql}`, [new Date(Date.now() - 30 * DAY), 1000])).rows);
+      expect(await plan(PRUNE_STATEMENTS.deliveries)).toContain('"webhook_deliveries_created_at_idx"');
+      expect(await plan(PRUNE_STATEMENTS.events)).toContain('"webhook_events_created_at_idx"');
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
   });
 
   test('is pruned by the worker as it starts, then every hour', async ({ database }) => {
