@@ -1,4 +1,3 @@
-export { deliveryExportId, nameUuid } from './ids.ts';
 export { editUrl, exportFolder, exportKeys, renderImageKey, renderImagesPrefix, sharePosterUrl, shareUrl, shareVideoUrl } from './urls.ts';
 export { ensureProject, MAX_PROJECT_VERSIONS, projectWithHistory, saveVersion } from './projects.ts';
 export { ensureExport, failExport, finishExport, queueExport, startExport } from './exports.ts';

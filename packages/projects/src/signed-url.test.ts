@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { deliveryExportId, nameUuid } from './ids.ts';
 import { checkRenderVideoSignature, signedRenderVideoUrl } from './signed-url.ts';
 
 const secret = 'a-url-signing-secret-of-at-least-32-chars';
@@ -26,14 +25,5 @@ describe('signed render video addresses', () => {
     expect(checkRenderVideoSignature(`${secret}!`, id, q, now)).toEqual({ ok: false, reason: 'invalid' });
     expect(checkRenderVideoSignature(secret, id, {}, now)).toEqual({ ok: false, reason: 'invalid' });
     expect(checkRenderVideoSignature(secret, id, { expires: '1e9', signature: q.signature }, now)).toEqual({ ok: false, reason: 'invalid' });
-  });
-});
-
-describe('name-based ids', () => {
-  it('are version 5 UUIDs, the same for the same name', () => {
-    const a = deliveryExportId(id);
-    expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(deliveryExportId(id)).toBe(a);
-    expect(nameUuid('other')).not.toBe(a);
   });
 });

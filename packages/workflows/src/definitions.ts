@@ -72,7 +72,8 @@ export const RENDER_TRIES = 3;
  * and returns the delivery. Retried 3 times, then the production fails.
  */
 export interface RenderFarmActivities {
-  makeVideo(input: { productionId: string; projectId: string }): Promise<{ delivery: Delivery }>;
+  /** `exportId`: the delivery's export, the same for every try. */
+  makeVideo(input: { productionId: string; projectId: string; exportId: string }): Promise<{ delivery: Delivery }>;
   /** A one-call render: its images become a project, rendered into its export. */
   renderImages(input: { renderId: string }): Promise<void>;
   /** Renders a stored project version again (a re-export from the project page). */

@@ -174,7 +174,9 @@ export async function productionWorkflow(input: ProductionWorkflowInput): Promis
     try {
       making = new CancellationScope();
       const id = projectId as string;
-      const { delivery } = await making.run(() => renderFarm.makeVideo({ productionId, projectId: id }));
+      // Random, as the share address it names must not follow from the production's id.
+      const exportId = uuid4();
+      const { delivery } = await making.run(() => renderFarm.makeVideo({ productionId, projectId: id, exportId }));
       making = null;
       if ((await steps.deliver({ productionId, delivery })).applied) state.stage = 'delivered';
     } catch (error) {

@@ -4,7 +4,7 @@ import type { BlobStore } from '@vp/blobs';
 import type { Phase } from '@vp/contracts';
 import type { Db } from '@vp/db';
 import {
-  deliveryExportId, editUrl, ensureExport, ensureProject, failRender as markRenderFailed,
+  editUrl, ensureExport, ensureProject, failRender as markRenderFailed,
   finishRender, renderImagesPrefix, renderProgress, shareUrl, startRender,
 } from '@vp/projects';
 import { toProduction, withCurrentPitch } from '@vp/productions';
@@ -93,7 +93,7 @@ export function createRenderFarmActivities(deps: RenderFarmDeps): RenderFarmActi
   }
 
   return {
-    async makeVideo({ productionId, projectId }) {
+    async makeVideo({ productionId, projectId, exportId }) {
       const row = await db.production.findUniqueOrThrow({ where: { id: productionId }, include: withCurrentPitch });
       const { brief, pitch } = toProduction(row, deps.appUrl);
       if (!pitch) throw ApplicationFailure.create({ type: 'NoPitch', message: 'The production has no pitch to make.', nonRetryable: true });
@@ -102,7 +102,6 @@ export function createRenderFarmActivities(deps: RenderFarmDeps): RenderFarmActi
       }).catch((error: unknown) => {
         throw failedTry(error);
       });
-      const exportId = deliveryExportId(productionId);
       let made = await ensureExport(db, { id: exportId, projectId, version: 1 });
       // A try that finished the files but died before answering: they are the video.
       if (made.status !== 'done') {
