@@ -181,6 +181,36 @@ describe('editComposition', () => {
     ] });
   });
 
+  it('gives a medium another address, fetched when the version is exported; the rest stays', () => {
+    const next = edited({ media: { 0: { url: '  https://media.example.com/dashboard-v2.png ' } } });
+    expect(next.media).toEqual([{ ...base.media[0]!, url: 'https://media.example.com/dashboard-v2.png' }]);
+    expect(next.scenes).toEqual(base.scenes);
+    // Sent back as the page shows it: nothing changes.
+    expect(edited({ media: { 0: { url: base.media[0]!.url } } })).toEqual(base);
+    expect(issues({ media: { 0: { url: 'ftp://media.example.com/a.png' } } })).toEqual([{ path: 'media.0.url', message: 'Must be an http or https address.' }]);
+    expect(issues({ media: { 0: { url: '' } } })).toEqual([{ path: 'media.0.url', message: 'Must be an http or https address.' }]);
+    expect(issues({ media: { 1: { url: 'https://media.example.com/b.png' } } })).toEqual([{ path: 'media.1', message: 'The project has nothing at this index.' }]);
+  });
+
+  it('switches the music bed off, and back on at version 1\'s bed, at the level asked', () => {
+    const music = base.audio.music!;
+    expect(edited({ music: { gainDb: '-12' } }).audio.music).toEqual({ ...music, gainDb: -12 });
+    const silent = edited({ music: { bed: 'off', gainDb: '-12' } });
+    expect(silent.audio.music).toBeNull();
+    // As a page sends it when the bed is off: the level left empty takes version 1's.
+    expect(edited({ music: { bed: 'on', gainDb: '' } }, { ...PAID, music }, silent).audio.music).toEqual(music);
+    expect(edited({ music: { bed: 'on', gainDb: '-20' } }, { ...PAID, music }, silent).audio.music).toEqual({ ...music, gainDb: -20 });
+    // Left as the page shows it: nothing changes.
+    expect(edited({ music: { bed: 'on', gainDb: String(music.gainDb) } })).toEqual(base);
+    expect(edited({ music: { bed: 'off', gainDb: '' } }, PAID, silent)).toEqual(silent);
+    const refused = editComposition(silent, { music: { bed: 'on' } }, PAID);
+    expect(refused).toEqual({ issues: [{ path: 'music.bed', message: 'This video has no music bed: its format asked for none.' }] });
+    expect(issues({ music: { bed: 'loud', gainDb: '3' } })).toEqual([
+      { path: 'music.bed', message: 'on or off' }, { path: 'music.gainDb', message: 'a whole number of decibels from -40 to 0' },
+    ]);
+    expect(issues({ music: { gainDb: '-6.5' } })).toEqual([{ path: 'music.gainDb', message: 'a whole number of decibels from -40 to 0' }]);
+  });
+
   it('puts a scene moved later after the one whose place it takes; the new first scene has no transition in', () => {
     const next = edited({ scenes: { 0: { position: 3 } } });
     expect(next.scenes.map((s) => s.id)).toEqual(['shot-1', 'shot-2', 'shot-0', 'shot-3']);
@@ -226,6 +256,21 @@ describe('rebaseEdit', () => {
     // Emptied here and dropped there: nothing was lost.
     expect(rebaseEdit(base, newer, { ...form, voiceover: { 0: '' } }).lost).toBe(0);
     expect(newer.audio.voiceover[0]?.sceneId).toBe(base.audio.voiceover[1]?.sceneId);
+  });
+
+  it('carries a medium\'s new address onto its medium, and counts one the newer version dropped', () => {
+    const url = 'https://media.example.com/dashboard-v2.png';
+    const moved = edited({ scenes: { 2: { position: 1 } } });
+    expect(rebaseEdit(base, moved, { media: { 0: { url } } })).toEqual({ values: { media: { 0: { url } } }, lost: 0 });
+    // The newer version removed the only scene that showed it.
+    const without = edited({ scenes: { 2: { remove: 'on' } } });
+    expect(rebaseEdit(base, without, { media: { 0: { url } } })).toEqual({ values: {}, lost: 1 });
+  });
+
+  it('carries a change to the music bed', () => {
+    const newer = edited({ scenes: { 0: { title: 'Theirs' } } });
+    const form = { music: { bed: 'off', gainDb: String(base.audio.music!.gainDb) } };
+    expect(rebaseEdit(base, newer, form)).toEqual({ values: { music: { bed: 'off' } }, lost: 0 });
   });
 
   it('moves a scene\'s changes to its place in the newer version, and counts those to a scene it removed', () => {

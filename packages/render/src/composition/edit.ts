@@ -1,8 +1,8 @@
-import { NUL_REFUSED } from '@vp/contracts';
+import { MediaItem, NUL_REFUSED } from '@vp/contracts';
 import { z } from 'zod';
 import { brandStyle } from './brand.ts';
 import { transitionEffects, transitionInto, transitionMsBetween, voiceOffsetMs } from './choreography.ts';
-import { Composition, MAX_SCENES, parseComposition, retime, TRANSITIONS, type Scene, type VoiceLine } from './schema.ts';
+import { Composition, MAX_SCENES, parseComposition, retime, TRANSITIONS, type Music, type Scene, type VoiceLine } from './schema.ts';
 
 /** Text as a person types it: no NUL (PostgreSQL stores none), ends trimmed, a form's CRLF line breaks as LF. */
 const Typed = (max: number) =>
@@ -10,13 +10,14 @@ const Typed = (max: number) =>
 /** A whole number, sent as a number or as a form's digits; an empty field is left out. */
 const TypedWhole = (min: number, max: number, words: { whole: string; min: string; max: string }) =>
   z.preprocess(
-    (value) => (typeof value === 'string' ? (value.trim() === '' ? undefined : /^\s*\d+\s*$/.test(value) ? Number(value) : NaN) : value),
+    (value) => (typeof value === 'string' ? (value.trim() === '' ? undefined : /^\s*-?\d+\s*$/.test(value) ? Number(value) : NaN) : value),
     z.number({ error: (issue) => (issue.code === 'invalid_type' ? words.whole : undefined) }).int(words.whole)
       .min(min, words.min).max(max, words.max).optional(),
   );
 const TypedMs = (min: number, max: number) =>
   TypedWhole(min, max, { whole: 'a whole number of milliseconds', min: `at least ${min} ms`, max: `at most ${max} ms` });
 const PLACE = `a place from 1 to ${MAX_SCENES}`;
+const VOLUME = 'a whole number of decibels from -40 to 0';
 /** Whether a checkbox's value says ticked: a browser sends `on` for one ticked and nothing for one not; a program may send a boolean. */
 export const ticked = (value: unknown) => value === true || value === 'on' || value === 'true';
 const Ticked = z.preprocess((value) => (ticked(value) ? true : value === 'false' ? false : value), z.boolean('ticked or not').optional());
@@ -29,7 +30,9 @@ const ByIndex = <T extends z.ZodType>(item: T) => z.record(z.string().regex(/^(0
  * accent and background colours (the text's follows the background, as the composer makes it);
  * each scene's words, length, transition in (none into the first), place in the video,
  * whether it stays, and a voiceover line for a scene that has none; each voiceover line's words
- * (emptied, the line is dropped). Media, code and size stay as made.
+ * (emptied, the line is dropped); whether the music bed plays, and its level; each medium's
+ * address (another picture or clip of the same kind, fetched as a brief's are when the version is
+ * exported). Code and size stay as made.
  */
 export const CompositionEdit = z.object({
   brand: z.object({ primaryColor: Hex.optional(), backgroundColor: Hex.optional() }).optional(),
@@ -45,12 +48,20 @@ export const CompositionEdit = z.object({
     voiceover: Typed(1000).optional(),
   })).optional(),
   voiceover: ByIndex(Typed(1000)).optional(),
+  media: ByIndex(z.object({ url: z.string().transform((text) => text.trim()).pipe(MediaItem.shape.url).optional() })).optional(),
+  music: z.object({
+    /** A select's value: a form always sends one. */
+    bed: z.enum(['on', 'off'], 'on or off').optional(),
+    /** Its level under the voice and effects; 0 is as loud as the bed is made. */
+    gainDb: TypedWhole(-40, 0, { whole: VOLUME, min: VOLUME, max: VOLUME }),
+  }).optional(),
 });
 export type CompositionEdit = z.infer<typeof CompositionEdit>;
 
 export type EditIssue = { path: string; message: string };
 /** The kinds of transition a form offers. */
 export { TRANSITIONS };
+export type { Music };
 
 /**
  * The next version of a project: the edit applied to the `stored` one, the scenes kept in their
@@ -58,14 +69,15 @@ export { TRANSITIONS };
  * length there) and retimed, and the sound cues that follow the picture placed again (each voice
  * line after its scene's cut, with `soundEffects` a whoosh on each transition), as the composer
  * places them. A new line is spoken in `voice` (version 1's); without it, the video has no
- * voiceover and takes none. Text sent back as a browser sends the stored text stays as stored:
+ * voiceover and takes none. A music bed switched back on is `music` (version 1's); without it,
+ * the video has none and takes none. Text sent back as a browser sends the stored text stays as stored:
  * an untouched form changes nothing. Refused with every issue when the result is not a valid
  * project, or lasts longer than `maxDurationMs` (the length the credits paid for).
  */
 export function editComposition(
   stored: unknown,
   input: unknown,
-  options: { maxDurationMs: number; soundEffects: boolean; voice?: Pick<VoiceLine, 'voice' | 'wordsPerMinute'> | null },
+  options: { maxDurationMs: number; soundEffects: boolean; voice?: Pick<VoiceLine, 'voice' | 'wordsPerMinute'> | null; music?: Music | null },
 ): { composition: Composition } | { issues: EditIssue[] } {
   const base = parseComposition(stored);
   const parsed = CompositionEdit.safeParse(input);
@@ -74,6 +86,7 @@ export function editComposition(
   const unknown = [
     ...Object.keys(edit.scenes ?? {}).filter((i) => !base.scenes[Number(i)]).map((i) => `scenes.${i}`),
     ...Object.keys(edit.voiceover ?? {}).filter((i) => !base.audio.voiceover[Number(i)]).map((i) => `voiceover.${i}`),
+    ...Object.keys(edit.media ?? {}).filter((i) => !base.media[Number(i)]).map((i) => `media.${i}`),
   ];
   if (unknown.length) return { issues: unknown.map((path) => ({ path, message: 'The project has nothing at this index.' })) };
 
@@ -105,7 +118,8 @@ export function editComposition(
   const recoloured = primaryColor !== base.brand.primaryColor || backgroundColor !== base.brand.backgroundColor;
   // New colours as the composer makes a brief's readable: the text's from the background, an accent lost in it lifted.
   const brand = recoloured ? { ...brandStyle({ ...base.brand, primaryColor, backgroundColor }), name: base.brand.name, fontFamily: base.brand.fontFamily } : base.brand;
-  const timed = retime({ ...base, brand, scenes, media: mediaStillPlaced(base, scenes) });
+  const media = base.media.map((asset, i) => ({ ...asset, url: edit.media?.[i]?.url ?? asset.url }));
+  const timed = retime({ ...base, brand, scenes, media: mediaStillPlaced({ ...base, media }, scenes) });
   const placeOf = new Map(timed.scenes.map((scene, place) => [scene.id, place]));
   const issues: EditIssue[] = [];
   const spoken = new Set(base.audio.voiceover.map((line) => line.sceneId));
@@ -128,7 +142,8 @@ export function editComposition(
     })
     .sort((a, b) => placeOf.get(a.sceneId)! - placeOf.get(b.sceneId)!);
   const sfx = options.soundEffects ? transitionEffects(timed.scenes) : [];
-  const next = { ...timed, audio: { ...timed.audio, voiceover, sfx } };
+  const music = musicAfter(base.audio.music, edit.music, options.music ?? null, issues);
+  const next = { ...timed, audio: { ...timed.audio, voiceover, music, sfx } };
 
   // Issues are named by the scene's index on the form, not its new place.
   const onForm = (path: PropertyKey[]) => (path[0] === 'scenes' && typeof path[1] === 'number' ? ['scenes', order[path[1]], ...path.slice(2)] : path).join('.');
@@ -145,6 +160,18 @@ export function editComposition(
     });
   }
   return checked.success && !issues.length ? { composition: checked.data } : { issues };
+}
+
+/** The music bed as edited: switched off, or on (as it was, else as version 1 had it) at the level asked. */
+function musicAfter(stored: Music | null, change: CompositionEdit['music'], first: Music | null, issues: EditIssue[]): Music | null {
+  const bed = change?.bed ?? (stored ? 'on' : 'off');
+  if (bed === 'off') return null;
+  const made = stored ?? first;
+  if (!made) {
+    issues.push({ path: 'music.bed', message: 'This video has no music bed: its format asked for none.' });
+    return null;
+  }
+  return { ...made, gainDb: change?.gainDb ?? made.gainDb };
 }
 
 /**
@@ -170,9 +197,9 @@ function mediaStillPlaced(base: Composition, scenes: Scene[]): Composition['medi
 /**
  * What a form made from `stored` changes, moved onto `newer`, a version saved since the form was
  * opened: the fields whose values differ from `stored`'s, at their place in `newer` (a scene's
- * fields follow the scene, a voiceover line follows its scene). A browser sends every field, so
+ * fields follow the scene, a voiceover line follows its scene, a medium's address its medium). A browser sends every field, so
  * carrying the untouched ones too would undo what `newer` changed. `lost` counts the changed
- * fields whose scene or line `newer` dropped.
+ * fields whose scene, line or medium `newer` dropped.
  */
 export function rebaseEdit(stored: unknown, newer: unknown, input: unknown): { values: Record<string, unknown>; lost: number } {
   const [from, to] = [parseComposition(stored), parseComposition(newer)];
@@ -181,22 +208,28 @@ export function rebaseEdit(stored: unknown, newer: unknown, input: unknown): { v
   for (const [path, kept] of editableFields(from)) {
     const sent = fieldValue(input, path);
     if (sent === undefined || (typeof sent === 'string' && sameText(path, sent, kept === null ? null : String(kept)))) continue;
-    const [, list, index, rest] = /^(scenes|voiceover)\.(\d+)(.*)$/.exec(path) ?? [];
+    const [, list, index, rest] = /^(scenes|voiceover|media)\.(\d+)(.*)$/.exec(path) ?? [];
     if (!list) {
       setField(values, path, sent);
       continue;
     }
-    const scenes = list === 'scenes';
-    const sceneId = scenes ? from.scenes[Number(index)]!.id : from.audio.voiceover[Number(index)]!.sceneId;
-    const place = scenes ? to.scenes.findIndex((scene) => scene.id === sceneId) : to.audio.voiceover.findIndex((line) => line.sceneId === sceneId);
+    const keys = LIST_KEYS[list as keyof typeof LIST_KEYS];
+    const place = keys(to).indexOf(keys(from)[Number(index)]!);
     // A scene removed, or a line emptied, here and gone there: what the form wanted holds.
-    const wantedGone = scenes ? ticked(fieldValue(input, `scenes.${index}.remove`)) : typeof sent === 'string' && !sent.trim();
+    const wantedGone = list === 'scenes' ? ticked(fieldValue(input, `scenes.${index}.remove`)) : list === 'voiceover' && typeof sent === 'string' && !sent.trim();
     if (place < 0) lost += wantedGone ? 0 : 1;
     // A place beyond the newer version's scenes is its last: the page allows no more.
     else setField(values, `${list}.${place}${rest}`, rest === '.position' && Number(sent) > to.scenes.length ? String(to.scenes.length) : sent);
   }
   return { values, lost };
 }
+
+/** What an item of each list a form edits is known by from one version to another: a line by its scene. */
+const LIST_KEYS = {
+  scenes: (composition: Composition) => composition.scenes.map((scene) => scene.id),
+  voiceover: (composition: Composition) => composition.audio.voiceover.map((line) => line.sceneId),
+  media: (composition: Composition) => composition.media.map((asset) => asset.id),
+};
 
 /** Every field an edit can change, by its path, with the value `composition` has there. */
 function editableFields(composition: Composition): [string, string | number | null][] {
@@ -209,6 +242,9 @@ function editableFields(composition: Composition): [string, string | number | nu
       [`scenes.${i}.position`, i + 1], [`scenes.${i}.remove`, null], [`scenes.${i}.voiceover`, null],
     ]),
     ...composition.audio.voiceover.map((line, i): [string, string] => [`voiceover.${i}`, line.text]),
+    ...composition.media.map((asset, i): [string, string] => [`media.${i}.url`, asset.url]),
+    ['music.bed', composition.audio.music ? 'on' : 'off'],
+    ['music.gainDb', composition.audio.music?.gainDb ?? null],
   ];
 }
 

@@ -8,8 +8,12 @@ export type EditState = { values: Record<string, unknown>; issues: EditIssue[]; 
 export type StoredComposition = {
   width?: number; height?: number; durationMs?: number;
   brand?: { primaryColor?: string; backgroundColor?: string };
+  media?: { kind?: string; url?: string; name?: string }[];
   scenes?: { id?: string; kind?: string; title?: string | null; text?: string | null; durationMs?: number; transition?: { kind?: string; durationMs?: number } }[];
-  audio?: { voiceover?: { sceneId?: string; text?: string; voice?: string; wordsPerMinute?: number }[]; sfx?: unknown[] };
+  audio?: {
+    voiceover?: { sceneId?: string; text?: string; voice?: string; wordsPerMinute?: number }[]; sfx?: unknown[];
+    music?: { key?: string; bpm?: number; progression?: string[]; gainDb?: number } | null;
+  };
 };
 
 const COLOURS = [['primaryColor', 'Accent'], ['backgroundColor', 'Background']] as const;
@@ -17,7 +21,8 @@ const COLOURS = [['primaryColor', 'Accent'], ['backgroundColor', 'Background']] 
 /**
  * The page that saves the next version of a project from its newest one: the colours, each
  * scene's words, length, transition in, place and whether it stays, a voiceover line for a scene
- * without one (when the video speaks), and each voiceover line. Field names are the paths
+ * without one (when the video speaks), each voiceover line, each medium's address, and the music
+ * bed (when the video had one). Field names are the paths
  * of `CompositionEdit` (`scenes.2.title`), so each refusal is shown beside its field. After a
  * refusal the page comes back with what was typed. A page of its own, which never refreshes
  * itself as the project's page does while an export is made.
@@ -26,6 +31,8 @@ export function editPage(input: {
   title: string; projectUrl: string; baseVersion: number; composition: StoredComposition; maxDurationMs: number; edit?: EditState;
   /** Whether the video has a voiceover (its format asked for one): scenes without a line may get one. */
   speaks: boolean;
+  /** Whether version 1 had a music bed (its format asked for one): it may be switched off and on again. */
+  hasMusic: boolean;
 }): string {
   const { composition, edit } = input;
   const issues = new Map((edit?.issues ?? []).map((issue) => [issue.path, issue.message]));
@@ -66,6 +73,15 @@ export function editPage(input: {
   const scenesById = new Map((composition.scenes ?? []).map((scene, i) => [scene.id, i]));
   const voiceover = (composition.audio?.voiceover ?? []).map((line, i) =>
     field(`voiceover.${i}`, `Line ${i + 1}, scene ${(scenesById.get(line.sceneId) ?? 0) + 1}`, html`<textarea name="voiceover.${i}" maxlength="1000">${typed(`voiceover.${i}`, line.text)}</textarea>`));
+  const bed = typed('music.bed', composition.audio?.music ? 'on' : 'off');
+  const music = input.hasMusic
+    ? html`<fieldset><legend>Music</legend><div class="row">
+    ${field('music.bed', 'Music bed', html`<select name="music.bed">${['on', 'off'].map((value) => html`<option${value === bed ? html` selected` : null}>${value}</option>`)}</select>`)}
+    ${field('music.gainDb', 'Volume (dB)', html`<input name="music.gainDb" type="number" inputmode="numeric" min="-40" max="0" step="1" value="${typed('music.gainDb', composition.audio?.music?.gainDb)}">`)}
+  </div><p class="muted">0 dB is as loud as the bed is made; the music plays under the voiceover and effects. Switched back on, left empty, it takes its first level.</p></fieldset>`
+    : null;
+  const media = (composition.media ?? []).map((asset, i) =>
+    field(`media.${i}.url`, `${asset.kind === 'video' ? 'Clip' : 'Picture'} ‘${asset.name ?? ''}’`, html`<input name="media.${i}.url" type="url" maxlength="4000" value="${typed(`media.${i}.url`, asset.url)}">`));
   const unplaced = [...issues].filter(([path]) => !isField(path, composition));
 
   return page({
@@ -79,7 +95,9 @@ ${edit ? html`<div class="card notice problem" role="alert"><p>${edit.problem}</
     ${COLOURS.map(([key, label]) => field(`brand.${key}`, label, html`<input type="color" name="brand.${key}" value="${typed(`brand.${key}`, composition.brand?.[key])}">`))}
   </div><p class="muted">The text's colour follows the background, so that it stays readable.</p></fieldset>
   ${scenes}
+  ${media.length ? html`<fieldset><legend>Media</legend>${media}<p class="muted">Another address shows another picture or clip of the same kind in its place. It is fetched when the version is exported, as a brief's media are; one that cannot be used fails that export, and says why.</p></fieldset>` : null}
   ${voiceover.length ? html`<fieldset><legend>Voiceover</legend>${voiceover}<p class="muted">Empty a line to drop it.</p></fieldset>` : null}
+  ${music}
   <p class="muted">Give a scene another place to move it there; a removed scene's voiceover line goes with it. A cut takes no time; another transition left at 0 ms, or next to a new neighbour, takes its usual length. Scenes may be shortened or lengthened; together they last at most ${(input.maxDurationMs / 1000).toFixed(1)} s, the length the video's credits paid for.</p>
   <button type="submit">Save as version ${input.baseVersion + 1} and export it</button>
 </form>`,
@@ -92,7 +110,9 @@ function isField(path: string, composition: StoredComposition): boolean {
   if (scene) return Number(scene[1]) < (composition.scenes?.length ?? 0) && (Number(scene[1]) > 0 || !scene[2]!.startsWith('transition'));
   const line = /^voiceover\.(\d+)$/.exec(path);
   if (line) return Number(line[1]) < (composition.audio?.voiceover?.length ?? 0);
-  return /^brand\.(primaryColor|backgroundColor)$/.test(path);
+  const medium = /^media\.(\d+)\.url$/.exec(path);
+  if (medium) return Number(medium[1]) < (composition.media?.length ?? 0);
+  return /^brand\.(primaryColor|backgroundColor)$|^music\.(bed|gainDb)$/.test(path);
 }
 
 /** What a refusal shown above the form is about, in a person's words. */
@@ -101,5 +121,8 @@ function placeOf(path: string): string {
   const line = /^voiceover\.(\d+)/.exec(path);
   if (scene) return `Scene ${Number(scene[1]) + 1}`;
   if (line) return `Voiceover line ${Number(line[1]) + 1}`;
+  if (path.startsWith('music.')) return 'The music';
+  const medium = /^media\.(\d+)/.exec(path);
+  if (medium) return `Medium ${Number(medium[1]) + 1}`;
   return path === 'durationMs' ? 'The video' : path === 'scenes' ? 'The scenes' : path === '' ? 'The form' : path;
 }

@@ -4,7 +4,7 @@ import { Hono, type Context } from 'hono';
 import { ApiError } from '@vp/contracts';
 import type { Db, Export } from '@vp/db';
 import { editUrl, MAX_PROJECT_VERSIONS, queueExport, saveVersion, type projectWithHistory } from '@vp/projects';
-import { editComposition, rebaseEdit } from '@vp/render/edit';
+import { editComposition, rebaseEdit, type Music } from '@vp/render/edit';
 import type { GatewayEnv } from '../env.ts';
 import { editPage, type EditState, type StoredComposition } from './edit-page.ts';
 import { missing, wantsPage } from './missing.ts';
@@ -20,13 +20,16 @@ function voiceOf(found: DeliveredProject): { voice: string; wordsPerMinute: numb
   const line = stored(found.versions.at(-1)!).audio?.voiceover?.[0];
   return line?.voice && line.wordsPerMinute ? { voice: line.voice, wordsPerMinute: line.wordsPerMinute } : null;
 }
+/** The music bed of version 1, which its format asked for; null when it had none. Saved valid, as every version. */
+const musicOf = (found: DeliveredProject) => (stored(found.versions.at(-1)!).audio?.music ?? null) as Music | null;
 
 /**
  * Editing a delivered project: the edit page of its newest version, and the form it posts,
  * which saves the next version and exports it. A form that changes nothing exports the newest
  * version again. The video may be shortened, not lengthened past version 1: the length its
- * credits paid for. Sound effects follow the transitions when version 1 had them, and scenes may
- * be given new voiceover lines in its voice when it had one (the format's switches). A refused
+ * credits paid for. Sound effects follow the transitions when version 1 had them, scenes may
+ * be given new voiceover lines in its voice when it had one, and its music bed may be switched
+ * off and on again (the format's switches). A refused
  * form comes back with what was typed, or the error shape for a program.
  */
 export function projectEditRoutes(deps: {
@@ -42,7 +45,7 @@ export function projectEditRoutes(deps: {
     const newest = found.versions[0]!;
     return editPage({
       title: found.title, projectUrl: projectUrl(found), baseVersion: newest.version, composition: stored(newest),
-      maxDurationMs: paidMs(found), edit, speaks: voiceOf(found) !== null,
+      maxDurationMs: paidMs(found), edit, speaks: voiceOf(found) !== null, hasMusic: musicOf(found) !== null,
     });
   };
 
@@ -67,13 +70,13 @@ export function projectEditRoutes(deps: {
       const message = 'Another version was saved since this page was opened. Nothing was saved: your changes are shown below, over the newest version.';
       if (!wantsPage(c)) throw new ApiError(409, message, 'stale');
       const { values, lost } = rebaseEdit(from.composition, now.versions[0]!.composition, changes);
-      const dropped = lost === 1 ? ' One of your changes was to a scene or voiceover line it dropped.' : lost ? ` ${lost} of your changes were to scenes or voiceover lines it dropped.` : '';
+      const dropped = lost === 1 ? ' One of your changes was to a scene, voiceover line or medium it dropped.' : lost ? ` ${lost} of your changes were to scenes, voiceover lines or media it dropped.` : '';
       return c.html(page(now, { values, issues: [], problem: message + dropped }), 409);
     };
     if (from !== newest) return stale();
 
     const result = editComposition(newest.composition, changes, {
-      maxDurationMs: paidMs(found), soundEffects: (stored(first).audio?.sfx?.length ?? 0) > 0, voice: voiceOf(found),
+      maxDurationMs: paidMs(found), soundEffects: (stored(first).audio?.sfx?.length ?? 0) > 0, voice: voiceOf(found), music: musicOf(found),
     });
     if ('issues' in result) {
       const [issue] = result.issues;

@@ -21,6 +21,7 @@ beforeAll(async () => {
   const dashboard = { type: 'image/png', body: await makeImage('png', '1280x720') };
   media = await startMediaServer({
     '/dashboard.png': dashboard,
+    '/release.png': { type: 'image/png', body: await makeImage('png', '1024x768') },
     // Busy for a moment (503 once, then the picture), or down for good (503 every time).
     '/flaky.png': [{ status: 503 }, dashboard],
     '/down.png': { status: 503 },
@@ -323,6 +324,8 @@ describe('an edit of a delivered production\'s project', () => {
   type Stored = {
     durationMs: number; brand: { backgroundColor: string; textColor: string };
     scenes: { id: string; title: string | null; durationMs: number; startMs: number }[];
+    audio: { music: { gainDb: number } | null };
+    media: { id: string; url: string }[];
   };
   let addresses = 0;
   /** Posts the edit form of a project from an address of its own, as a person would (30 a minute each). */
@@ -384,15 +387,50 @@ describe('an edit of a delivered production\'s project', () => {
     expect(after).toContain('Version 2');
     expect(after).toContain(`/share/${made.id}`);
     const secondPage = fieldsOf(await editPage(stack, delivery.editUrl));
-    expect(secondPage).toMatchObject({ baseVersion: '2', 'scenes.0.position': '1', 'scenes.1.position': '2' });
+    expect(secondPage).toMatchObject({
+      baseVersion: '2', 'scenes.0.position': '1', 'scenes.1.position': '2', 'music.bed': 'on', 'music.gainDb': String(second.audio.music!.gainDb),
+    });
 
-    // The page sent back with the second scene moved first.
-    expect((await save({ ...secondPage, 'scenes.1.position': '1' })).status).toBe(303);
+    // The page sent back with the second scene moved first and the music switched off.
+    expect((await save({ ...secondPage, 'scenes.1.position': '1', 'music.bed': 'off' })).status).toBe(303);
     const third = await versionOf(database.db, delivery.projectId, 3);
     const ids = second.scenes.map((s) => s.id);
     expect(third.scenes.map((s) => s.id)).toEqual([ids[1], ids[0], ...ids.slice(2)]);
     expect(third.durationMs).toBe(second.durationMs);
+    expect(third.audio.music).toBeNull();
+    // Off, its level is left empty; switched on again, the bed comes back as version 1 had it.
+    expect(fieldsOf(await editPage(stack, delivery.editUrl))).toMatchObject({ 'music.bed': 'off', 'music.gainDb': '' });
+    expect((await save({ baseVersion: '3', 'music.bed': 'on' })).status).toBe(303);
+    expect((await versionOf(database.db, delivery.projectId, 4)).audio.music).toEqual(first.audio.music);
     await exportsDone(database.db, delivery.projectId);
+  }, 300_000);
+
+  it('takes another address for a medium, fetched when that version is exported; one that cannot be used fails that export, saying why', async ({ stack, database }) => {
+    const me = await client(stack, database.db);
+    const production = await me.greenlitShowing({ id: 'dashboard', name: 'Dashboard' });
+    const { delivery } = (await me.reach(production.id, 'delivered', RENDER)).production;
+    const save = editor(stack, new URL(delivery.editUrl).pathname);
+    const opened = fieldsOf(await editPage(stack, delivery.editUrl));
+    expect(opened['media.0.url']).toBe(`${media.url}/dashboard.png`);
+
+    const refused = await save({ ...opened, 'media.0.url': 'javascript:alert(1)' });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('Must be an http or https address.');
+
+    expect((await save({ ...opened, 'media.0.url': ` ${media.url}/release.png ` })).status).toBe(303);
+    expect((await versionOf(database.db, delivery.projectId, 2)).media).toEqual([{ id: 'dashboard', kind: 'image', name: 'Dashboard', url: `${media.url}/release.png` }]);
+    await exportsDone(database.db, delivery.projectId);
+    expect(media.hits('/release.png')).toBe(1);
+
+    expect((await save({ ...fieldsOf(await editPage(stack, delivery.editUrl)), 'media.0.url': `${media.url}/missing.png` })).status).toBe(303);
+    const failed = await waitFor(async () => {
+      const made = await database.db.export.findFirst({ where: { projectId: delivery.projectId, version: 3 } });
+      return made?.status === 'failed' ? made : undefined;
+    }, { what: 'the export of version 3 to fail', ...RENDER });
+    expect(failed.error).toBe(`A media file could not be used: The image 'Dashboard' (${media.url}/missing.png) could not be downloaded: the server answered 404`);
+    expect(await (await get(stack, delivery.editUrl, { accept: 'text/html' })).text()).toContain('could not be downloaded: the server answered 404');
+    // The delivered video is the production's still.
+    expect((await get(stack, delivery.shareUrl)).status).toBe(200);
   }, 300_000);
 
   it('refuses what cannot be saved, one save from a version at a time, and saves nothing half', async ({ stack, database }) => {
