@@ -78,7 +78,7 @@ export function editPage(input: {
     ? html`<fieldset><legend>Music</legend><div class="row">
     ${field('music.bed', 'Music bed', html`<select name="music.bed">${['on', 'off'].map((value) => html`<option${value === bed ? html` selected` : null}>${value}</option>`)}</select>`)}
     ${field('music.gainDb', 'Volume (dB)', html`<input name="music.gainDb" type="number" inputmode="numeric" min="-40" max="0" step="1" value="${typed('music.gainDb', composition.audio?.music?.gainDb)}">`)}
-  </div><p class="muted">0 dB is as loud as the bed is made; the music plays under the voiceover and effects. Switched back on, left empty, it takes its first level.</p></fieldset>`
+  </div><p class="muted">0 dB is as loud as the bed is made; the music plays under the voiceover and effects. Switched back on with the volume left empty, it plays at its first version's level.</p></fieldset>`
     : null;
   const media = (composition.media ?? []).map((asset, i) =>
     field(`media.${i}.url`, `${asset.kind === 'video' ? 'Clip' : 'Picture'} ‘${asset.name ?? ''}’`, html`<input name="media.${i}.url" type="url" maxlength="4000" value="${typed(`media.${i}.url`, asset.url)}">`));
