@@ -28,9 +28,9 @@ export interface Probe {
   format: { duration?: string; size?: string; format_name?: string };
 }
 
-/** ffprobe's description of a media file. */
-export async function probe(file: string, signal?: AbortSignal): Promise<Probe> {
-  const out = await run('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file], {
+/** ffprobe's description of a media file; read with the demuxer `format` when given, else as ffprobe guesses. */
+export async function probe(file: string, signal?: AbortSignal, format?: string): Promise<Probe> {
+  const out = await run('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...(format ? ['-f', format] : []), file], {
     signal, failure: 'The file could not be read as a video',
   });
   const parsed = JSON.parse(out.toString()) as Partial<Probe>;

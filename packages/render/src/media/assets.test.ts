@@ -146,6 +146,11 @@ describe('loadAssets', () => {
     expect(video.details).toBeTruthy();
   });
 
+  it('reads a video only as the kind of file its bytes say it is: a manifest posing as an MP4 reaches no other file', async () => {
+    const error = await failure(withMedia('video', '/manifest.mp4'));
+    expect(error.message).toBe(`The video 'Dashboard' (${server.url('/manifest.mp4')}) could not be decoded: it is not a video that can be played`);
+  });
+
   it('refuses an animated GIF or a video larger than 8K before decoding it: a few kilobytes can ask for a gigabyte a frame', async () => {
     const error = await failure(withMedia('image', '/huge-screen.gif'));
     expect(error.message).toBe(`The image 'Dashboard' (${server.url('/huge-screen.gif')}) is too large to use: 16000 × 16000 pixels`);

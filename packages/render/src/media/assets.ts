@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Canvas } from '@napi-rs/canvas';
 import type { Composition } from '../composition/schema.ts';
 import { layoutFor } from '../draw/layout.ts';
-import { checkVideo, decodeImage, isAnimatedGif, type VideoFile } from './decode.ts';
+import { checkVideo, decodeImage, isAnimatedGif, type MovingType, type VideoFile } from './decode.ts';
 import { DEFAULT_MEDIA_LIMITS, describe, download, type FetchMedia, type MediaLimit, type MediaRole } from './fetch-media.ts';
 
 export interface Assets {
@@ -40,8 +40,9 @@ export async function loadAssets(composition: Composition, options: LoadAssetsOp
   const jobs: (() => Promise<void>)[] = composition.media.filter((asset) => used.has(asset.id)).map((asset, i) => async () => {
     const subject = describe(asset.kind, asset.id, asset.url, asset.name);
     const { body, type } = await download(subject, asset.kind, options.fetchMedia, limits[asset.kind], signal);
+    // A video's type is one `download` accepts for a video: an MP4, QuickTime or WebM file.
     const moving = asset.kind === 'video' || (type === 'gif' && await isAnimatedGif(body, signal));
-    if (moving) assets.videos.set(asset.id, await checkVideo(body, join(options.dir, `video-${i}.${type}`), subject, signal));
+    if (moving) assets.videos.set(asset.id, await checkVideo(body, type as MovingType, join(options.dir, `video-${i}.${type}`), subject, signal));
     else assets.images.set(asset.id, await decodeImage(body, type, subject, pictureBox));
   });
   const logoUrl = composition.brand.logoUrl;

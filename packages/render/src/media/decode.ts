@@ -6,8 +6,19 @@ import { run } from '../process.ts';
 import { mediaFailure, type MediaSubject } from './fetch-media.ts';
 import { imageDimensions, MAX_PICTURE_PIXELS, MAX_VIDEO_PIXELS, type SniffedType } from './sniff.ts';
 
+/** A moving picture's sniffed type: a video, or an animated GIF. */
+export type MovingType = Extract<SniffedType, 'mp4' | 'quicktime' | 'webm' | 'gif'>;
+
+/**
+ * The ffmpeg demuxer each moving type is read with. Told, ffmpeg never picks one from the
+ * bytes, where a playlist or manifest that passes for a video would have it read other files.
+ */
+const DEMUXERS: Record<MovingType, string> = { mp4: 'mov', quicktime: 'mov', webm: 'matroska', gif: 'gif' };
+
 export interface VideoFile {
   file: string;
+  /** The ffmpeg demuxer every read of the file is told to use (see `DEMUXERS`). */
+  format: string;
   width: number;
   height: number;
   durationMs: number;
@@ -66,7 +77,7 @@ export async function decodeImage(body: Buffer, type: SniffedType, subject: Medi
  */
 export async function isAnimatedGif(body: Buffer, signal?: AbortSignal): Promise<boolean> {
   const frames = await run('ffprobe', [
-    '-v', 'error', '-count_packets', '-select_streams', 'v:0', '-show_entries', 'stream=nb_read_packets', '-of', 'csv=p=0', '-i', 'pipe:0',
+    '-v', 'error', '-count_packets', '-select_streams', 'v:0', '-show_entries', 'stream=nb_read_packets', '-of', 'csv=p=0', '-f', DEMUXERS.gif, '-i', 'pipe:0',
   ], { signal, failure: 'The GIF could not be read', input: body }).catch((error: unknown) => {
     if (signal?.aborted) throw error;
     return null;
@@ -75,19 +86,20 @@ export async function isAnimatedGif(body: Buffer, signal?: AbortSignal): Promise
 }
 
 /** Writes a downloaded video to disk and checks that ffmpeg can decode a picture from it. */
-export async function checkVideo(body: Buffer, file: string, subject: MediaSubject, signal?: AbortSignal): Promise<VideoFile> {
+export async function checkVideo(body: Buffer, type: MovingType, file: string, subject: MediaSubject, signal?: AbortSignal): Promise<VideoFile> {
   await writeFile(file, body);
+  const format = DEMUXERS[type];
   const undecodable = (error: unknown) => {
     if (signal?.aborted) return error;
     return failure(subject, UNDECODABLE_VIDEO, error instanceof RenderError ? error.details : String(error), error);
   };
-  const info = await probe(file, signal).catch((error: unknown) => { throw undecodable(error); });
+  const info = await probe(file, signal, format).catch((error: unknown) => { throw undecodable(error); });
   const stream = info.streams.find((s) => s.codec_type === 'video' && s.width && s.height);
   if (!stream?.width || !stream.height) throw failure(subject, 'has no picture: it is not a video that can be played');
   // Every picture is decoded at this size: a few kilobytes of GIF can ask for a gigabyte a frame.
   if (stream.width * stream.height > MAX_VIDEO_PIXELS) throw failure(subject, `is too large to use: ${stream.width} × ${stream.height} pixels`);
   // ffmpeg may exit 0 having decoded nothing from a damaged file: ask for one tiny picture and count its bytes.
-  const picture = await run('ffmpeg', ['-v', 'error', '-i', file, '-map', `0:${stream.index}`, '-frames:v', '1',
+  const picture = await run('ffmpeg', ['-v', 'error', '-f', format, '-i', file, '-map', `0:${stream.index}`, '-frames:v', '1',
     '-vf', 'scale=16:16', '-pix_fmt', 'gray', '-f', 'rawvideo', 'pipe:1'], { signal, failure: 'The video could not be decoded' })
     .catch((error: unknown) => { throw undecodable(error); });
   if (picture.length !== 256) throw failure(subject, UNDECODABLE_VIDEO);
@@ -96,7 +108,7 @@ export async function checkVideo(body: Buffer, file: string, subject: MediaSubje
   const { width, height } = stream;
   const size = quarterTurned(stream) ? { width: height, height: width } : { width, height };
   return {
-    file, ...size, durationMs: Number.isFinite(seconds) ? Math.round(seconds * 1000) : 0,
+    file, format, ...size, durationMs: Number.isFinite(seconds) ? Math.round(seconds * 1000) : 0,
     hdr: HDR_TRANSFERS.has(stream.color_transfer ?? ''),
     primaries: stated(stream.color_primaries), matrix: stated(stream.color_space), subject,
   };

@@ -42,17 +42,17 @@ async function offBy(video: VideoInput, hex: string): Promise<number> {
 
 describe('VideoFrames', () => {
   it('shows a phone\'s HDR clip in the colours an SDR screen shows', async () => {
-    expect(await offBy({ file: hdrClip, hdr: true }, HDR_CLIP_COLOR)).toBeLessThanOrEqual(10);
+    expect(await offBy({ file: hdrClip, format: 'mov', hdr: true }, HDR_CLIP_COLOR)).toBeLessThanOrEqual(10);
   });
 
   it('shows an HDR clip that leaves its primaries and matrix unstated as BT.2100 states them', async () => {
-    expect(await offBy({ file: untaggedHdrClip, hdr: true, primaries: null, matrix: null }, HDR_CLIP_COLOR)).toBeLessThanOrEqual(10);
+    expect(await offBy({ file: untaggedHdrClip, format: 'mov', hdr: true, primaries: null, matrix: null }, HDR_CLIP_COLOR)).toBeLessThanOrEqual(10);
   });
 
   it('names the clip, as a medium that cannot be used, when its decoder stops before a frame', async () => {
     const subject = { id: 'clip-1', url: 'https://media.example.com/clip.gif', label: 'The video "clip.gif"' };
     // A GIF states no transfer: taken for HDR, the tone mapping has no way from it.
-    const frames = new VideoFrames({ file: demoGif, hdr: true, primaries: null, matrix: null, subject }, 64, 40, undefined);
+    const frames = new VideoFrames({ file: demoGif, format: 'gif', hdr: true, primaries: null, matrix: null, subject }, 64, 40, undefined);
     try {
       const failure = await frames.next().then(() => null, (error: unknown) => error);
       expect(failure).toBeInstanceOf(MediaError);
@@ -65,7 +65,7 @@ describe('VideoFrames', () => {
 
   it('fails only the try, not the clip, when its decoder is killed before a frame', async () => {
     const subject = { id: 'clip-1', url: 'https://media.example.com/clip.mov', label: 'The video "clip.mov"' };
-    const frames = new VideoFrames({ file: hdrClip, hdr: true, primaries: 'bt2020', matrix: 'bt2020nc', subject }, 64, 36, undefined);
+    const frames = new VideoFrames({ file: hdrClip, format: 'mov', hdr: true, primaries: 'bt2020', matrix: 'bt2020nc', subject }, 64, 36, undefined);
     try {
       // As the kernel kills a process for memory.
       frames['child'].process.kill('SIGKILL');
@@ -79,11 +79,11 @@ describe('VideoFrames', () => {
   });
 
   it('would show it washed out without tone mapping: the clip really is HDR', async () => {
-    expect(await offBy({ file: hdrClip, hdr: false }, HDR_CLIP_COLOR)).toBeGreaterThan(30);
+    expect(await offBy({ file: hdrClip, format: 'mov', hdr: false }, HDR_CLIP_COLOR)).toBeGreaterThan(30);
   });
 
   it('plays an animated GIF at 30 frames a second, and loops it', async () => {
-    const frames = new VideoFrames({ file: demoGif, hdr: false }, 64, 40, undefined);
+    const frames = new VideoFrames({ file: demoGif, format: 'gif', hdr: false }, 64, 40, undefined);
     try {
       // A new GIF frame every 100 ms: every third frame at 30 a second; 30 frames later it has looped.
       const played = [];

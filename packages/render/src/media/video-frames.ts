@@ -18,7 +18,7 @@ const HDR_TO_SDR = [
 ].join(',');
 
 /** A clip to decode: the file, its colours, and whom to name when it cannot be decoded. */
-export type VideoInput = Pick<VideoFile, 'file' | 'hdr'> & Partial<Pick<VideoFile, 'primaries' | 'matrix' | 'subject'>>;
+export type VideoInput = Pick<VideoFile, 'file' | 'format' | 'hdr'> & Partial<Pick<VideoFile, 'primaries' | 'matrix' | 'subject'>>;
 
 /**
  * What HDR colours a file leaves unstated, as BT.2100 states them (BT.2020 primaries, the
@@ -51,7 +51,7 @@ export class VideoFrames {
     const fill = `fps=30,scale=${width}:${height}:force_original_aspect_ratio=increase,crop=${width}:${height}`;
     const filters = video.hdr ? [assumedHdrColours(video), fill, HDR_TO_SDR] : [fill];
     this.child = startChild('ffmpeg', [
-      '-v', 'error', '-stream_loop', '-1', '-i', video.file, '-an', '-sn',
+      '-v', 'error', '-stream_loop', '-1', '-f', video.format, '-i', video.file, '-an', '-sn',
       '-vf', [...filters, 'format=rgba'].filter(Boolean).join(','),
       '-f', 'rawvideo', 'pipe:1',
     ], { signal, failure: 'A video could not be decoded', collectStdout: false });

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -95,6 +95,20 @@ function hdrClip({ tagged }: { tagged: boolean }): Promise<Buffer> {
  * The clip as a phone records a portrait video: the pictures stored landscape, with the track
  * header's matrix turning them a quarter turn for display.
  */
+/**
+ * A DASH manifest that passes for an MP4 (`ftyp` at its fifth byte, in a comment) and names a
+ * file on the server's disk: ffmpeg left to pick the format from the bytes reads that file.
+ */
+function manifestPosingAsMp4(target: string): Buffer {
+  return Buffer.from(`<!--ftypjp2 -->
+<MPD xmlns="urn:mpeg:dash:schema:mpd:2011" profiles="urn:mpeg:dash:profile:isoff-on-demand:2011" type="static" mediaPresentationDuration="PT1S" minBufferTime="PT1S">
+ <Period><AdaptationSet mimeType="video/mp4"><Representation id="1" bandwidth="1000" width="480" height="270" codecs="avc1.64000d">
+  <BaseURL>file://${target}</BaseURL>
+ </Representation></AdaptationSet></Period>
+</MPD>
+`);
+}
+
 function turnedUpright(mp4: Buffer): Buffer {
   const turned = Buffer.from(mp4);
   const version = turned.indexOf('tkhd') + 4;
@@ -119,6 +133,9 @@ export async function startMediaServer(): Promise<{ url: (path: string) => strin
   lctx.arc(120, 120, 110, 0, Math.PI * 2);
   lctx.fill();
   const clip = await sampleClip();
+  // A file of the server's own, which no download may reach.
+  const secret = join(tmpdir(), `vp-secret-${randomUUID()}.mp4`);
+  await writeFile(secret, clip);
   const animation = await gif(true);
   const chart = samplePicture(1200, 900, 30).toBuffer('image/jpeg', 85);
   const routes: Record<string, Route> = {
@@ -144,6 +161,7 @@ export async function startMediaServer(): Promise<{ url: (path: string) => strin
     '/untyped.png': { type: 'application/octet-stream', body: png(400, 300, 120) },
     '/page.html': { type: 'text/html', body: Buffer.from('<!doctype html><title>Not an image</title>') },
     '/broken.png': { type: 'image/png', body: Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(400, 7)]) },
+    '/manifest.mp4': { type: 'video/mp4', body: manifestPosingAsMp4(secret) },
     '/broken.mp4': { type: 'video/mp4', body: Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypisom'), Buffer.alloc(4000, 3)]) },
     '/moved.png': { status: 302, headers: { location: '/dashboard.png' } },
     '/busy.png': { status: 503, type: 'text/plain', body: Buffer.from('try again later') },
@@ -163,7 +181,10 @@ export async function startMediaServer(): Promise<{ url: (path: string) => strin
   const { port } = server.address() as AddressInfo;
   return {
     url: (path) => `http://127.0.0.1:${port}${path}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await rm(secret, { force: true });
+    },
     requests,
   };
 }

@@ -42,7 +42,7 @@ export function mediaPainter(plan: ScenePlan, layout: Layout, theme: Theme, asse
     const card = fitRect(aspect, plan.panel);
     return {
       placement, card,
-      source: image ? { picture: image } : videoSource(video ?? { file: '', hdr: false }, card, signal),
+      source: image ? { picture: image } : videoSource(video ?? { file: '', format: 'mov', hdr: false }, card, signal),
       shadow: new PanelShadow(card, radius, shadow),
       start: i === 0 ? -Infinity : i * share - CROSSFADE_MS / 2,
       end: i === placements.length - 1 ? Infinity : (i + 1) * share + CROSSFADE_MS / 2,
