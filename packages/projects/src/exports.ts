@@ -6,8 +6,9 @@ export async function ensureExport(db: Db, input: { id: string; projectId: strin
   return db.export.findUniqueOrThrow({ where: { id: input.id } });
 }
 
-export async function startExport(db: Db, exportId: string): Promise<void> {
-  await db.export.updateMany({ where: { id: exportId, status: { in: ['queued', 'rendering', 'failed'] } }, data: { status: 'rendering', error: null } });
+/** A try takes the export (`take` names it): being made again, and this try's to give up. */
+export async function startExport(db: Db, exportId: string, take?: string): Promise<void> {
+  await db.export.updateMany({ where: { id: exportId, status: { in: ['queued', 'rendering', 'failed'] } }, data: { status: 'rendering', error: null, take } });
 }
 
 /**
@@ -29,10 +30,20 @@ export async function finishExport(
   return { export: await db.export.findUniqueOrThrow({ where: { id: exportId } }), applied: count > 0 };
 }
 
-/** A failed export keeps its reason; one that finished stays finished. Answers whether it is failed now. */
-export async function failExport(db: Db, exportId: string, error: string): Promise<boolean> {
-  const { count } = await db.export.updateMany({ where: { id: exportId, status: { not: 'done' } }, data: { status: 'failed', error, finishedAt: new Date() } });
-  return count > 0;
+/**
+ * Fails an export, unless it finished. With `take`, a try's give-up: only while that try is the
+ * one making it (a try given up by the server, told so only once the next try has started,
+ * leaves the export to that one), and a reason given already stays. Without, the workflow's
+ * word, which states the reason last. Answers whether it is failed now (with `take`, still that
+ * try's), so that a give-up retried after a crash still tidies up.
+ */
+export async function failExport(db: Db, exportId: string, error: string, take?: string): Promise<boolean> {
+  const ours = take === undefined ? {} : { take };
+  const { count } = await db.export.updateMany({
+    where: { id: exportId, status: { in: take === undefined ? ['queued', 'rendering', 'failed'] : ['queued', 'rendering'] }, ...ours },
+    data: { status: 'failed', error, finishedAt: new Date() },
+  });
+  return count > 0 || (take !== undefined && (await db.export.count({ where: { id: exportId, status: 'failed', take } })) > 0);
 }
 
 /**

@@ -7,7 +7,7 @@ import { localBlobStore, type BlobStore } from '@vp/blobs';
 import type { Db } from '@vp/db';
 import { ensureExport, ensureProject, finishExport } from '@vp/projects';
 import { composeImages, type FetchMedia } from '@vp/render';
-import { seedAccount, test } from '@vp/testing';
+import { seedAccount, test, waitFor } from '@vp/testing';
 import { giveUpExport, produceExport } from './produce.ts';
 
 /** A 1×1 PNG: the one picture of the render. */
@@ -24,8 +24,9 @@ async function exportToMake(db: Db) {
   await ensureProject(db, { id: projectId, workspaceId: workspace.id, productionId: null, title: 'Picture', compose: () => composition });
   const { id: exportId } = await ensureExport(db, { id: randomUUID(), projectId, version: 1 });
   const deps = { db, blobs: localBlobStore(join(dir, 'blobs')), workDir: join(dir, 'work'), stallMs: 60_000 };
-  /** One try; `blobs` stands in for the store, as another try would see it. */
-  const produce = (blobs: BlobStore = deps.blobs) => produceExport({ ...deps, blobs }, { exportId, composition, fetchMedia: fetchPicture, signal: new AbortController().signal });
+  /** One try; `blobs` stands in for the store, and `db` for the database, as another try would see them. */
+  const produce = (blobs: BlobStore = deps.blobs, fetchMedia: FetchMedia = fetchPicture, database: Db = db) =>
+    produceExport({ ...deps, blobs, db: database }, { exportId, composition, fetchMedia, signal: new AbortController().signal });
   return { dir, exportId, blobs: deps.blobs, produce };
 }
 
@@ -112,8 +113,66 @@ describe('an export given up after its last try', () => {
         if (key.endsWith('video.mp4')) await giveUpExport({ db, blobs: store }, exportId, 'The video could not be made after 3 tries.');
       },
     };
-    const made = await produce(givenUpMeanwhile);
-    expect(made).toMatchObject({ status: 'failed', videoKey: null, error: 'The video could not be made after 3 tries.' });
+    await expect(produce(givenUpMeanwhile)).rejects.toThrow('The export was given up while this try was making it.');
+    // Failed once, with the reason it was given up for.
+    expect(await db.export.findUniqueOrThrow({ where: { id: exportId } })).toMatchObject({ status: 'failed', videoKey: null, error: 'The video could not be made after 3 tries.' });
     expect(await store.list(`exports/${exportId}/`)).toEqual([]);
+  }, 60_000);
+});
+
+/** A medium that arrives when `release` says: the try waits in `preparing` till then. */
+function heldPicture() {
+  let release!: (error?: Error) => void;
+  const held = new Promise<void>((resolve, reject) => {
+    release = (error) => (error ? reject(error) : resolve());
+  });
+  const fetchMedia: FetchMedia = async () => {
+    await held;
+    return { status: 200, contentType: 'image/png', body: PICTURE };
+  };
+  return { fetchMedia, release };
+}
+
+describe('a try given up by the server, told so only after the next try started', () => {
+  test('leaves the export to that try: its failure marks nothing failed, and the next try delivers', async ({ database }) => {
+    const { db } = database;
+    const { exportId, blobs, produce } = await exportToMake(db);
+    const [old, next] = [heldPicture(), heldPicture()];
+    const oldTry = produce(blobs, old.fetchMedia);
+    await waitFor(async () => (await db.export.findUniqueOrThrow({ where: { id: exportId } })).take !== null, { what: 'the first try to start' });
+    const firstTake = (await db.export.findUniqueOrThrow({ where: { id: exportId } })).take;
+    const nextTry = produce(blobs, next.fetchMedia);
+    await waitFor(async () => (await db.export.findUniqueOrThrow({ where: { id: exportId } })).take !== firstTake, { what: 'the next try to start' });
+
+    // The old try fails as a last try would (the server no longer knows it), while the next renders.
+    old.release(new Error('the server no longer knows this try'));
+    await expect(oldTry).rejects.toThrow();
+    expect(await db.export.findUniqueOrThrow({ where: { id: exportId } })).toMatchObject({ status: 'rendering' });
+    next.release();
+    const made = await nextTry;
+    expect(made).toMatchObject({ status: 'done' });
+    expect((await blobs.list(`exports/${exportId}/`)).sort()).toEqual([made.posterKey, made.videoKey]);
+  }, 60_000);
+});
+
+describe('a try whose finishing committed but whose answer was lost', () => {
+  test('answers with the export it finished, even as the last try', async ({ database }) => {
+    const { db } = database;
+    const { exportId, blobs, produce } = await exportToMake(db);
+    // The database records the export done, and the connection drops before it says so.
+    const exports = new Proxy(db.export, {
+      get: (target, name) => (name === 'updateMany'
+        ? async (args: Parameters<typeof target.updateMany>[0]) => {
+          const done = await target.updateMany(args);
+          if ((args.data as { status?: string }).status === 'done') throw new Error('Connection terminated unexpectedly');
+          return done;
+        }
+        : Reflect.get(target, name)),
+    });
+    const lossy = new Proxy(db, { get: (target, name) => (name === 'export' ? exports : Reflect.get(target, name)) });
+    const made = await produce(blobs, fetchPicture, lossy);
+    expect(made).toMatchObject({ status: 'done' });
+    expect(await db.export.findUniqueOrThrow({ where: { id: exportId } })).toEqual(made);
+    expect((await blobs.list(`exports/${exportId}/`)).sort()).toEqual([made.posterKey, made.videoKey]);
   }, 60_000);
 });

@@ -33,8 +33,8 @@ export async function produceExport(
   } & Pick<RenderOptions, 'onPhase' | 'onProgress'>,
 ): Promise<Export> {
   const { db, blobs } = deps;
-  await startExport(db, input.exportId);
   const take = randomBytes(4).toString('hex');
+  await startExport(db, input.exportId, take);
   const dir = join(deps.workDir, `${input.exportId}-${take}`);
   const watchdog = stallWatchdog(deps.stallMs);
   try {
@@ -67,22 +67,31 @@ export async function produceExport(
       });
     const finished = await finishExport(db, input.exportId, files, { bytes: result.bytes, durationMs: result.durationMs, width: result.width, height: result.height })
       .catch(async (error: unknown) => {
-        // Not finished with these files, unless the change committed and its answer was lost.
         const row = await db.export.findUnique({ where: { id: input.exportId } }).catch(() => undefined);
-        if (row !== undefined && row?.videoKey !== files.video) await removeFiles();
+        // The change committed and only its answer was lost: finished, with these files.
+        if (row?.status === 'done' && row.videoKey === files.video) return { export: row, applied: true };
+        if (row !== undefined) await removeFiles();
         throw error;
       });
-    // Another try (one the server gave up on, or its successor) finished first: its files are served.
-    if (!finished.applied) await removeFiles();
+    if (!finished.applied) {
+      // Another try (one the server gave up on, or its successor) finished first: its files are served.
+      await removeFiles();
+      // Or the export was given up meanwhile: there is no video to answer with.
+      if (finished.export.status !== 'done') throw new Error('The export was given up while this try was making it.');
+    }
     // These are served: what a try killed after its upload left beside them goes.
     else await removeTakes(blobs, input.exportId, files).catch(() => {});
     return finished.export;
   } catch (error) {
+    // Another try finished the export meanwhile: this one's failure is of no account.
+    const made = await db.export.findUnique({ where: { id: input.exportId } }).catch(() => null);
+    if (made?.status === 'done') return made;
     // A try given up while it was frozen or cut off, told so once it is back, must not mark
-    // failed the export its successor is rendering.
+    // failed the export its successor is rendering (the take, should the server say only
+    // that it knows this try no more).
     if (input.givenUp?.() || input.lastTry?.(error) === false) throw error;
     const reason = input.signal.aborted ? 'The render was stopped.' : error instanceof RenderError ? error.message : 'The render failed.';
-    await giveUpExport(deps, input.exportId, reason).catch(() => {});
+    await giveUpExport(deps, input.exportId, reason, take).catch(() => {});
     throw error;
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -92,10 +101,10 @@ export async function produceExport(
 /**
  * Marks an export failed for good (no try follows) and removes what its tries left in the blob
  * store: nothing else would remove the upload of a last try killed before it was recorded. An
- * export that finished keeps its files.
+ * export that finished keeps its files. With `take`, only while that try is the one making it.
  */
-export async function giveUpExport(deps: Pick<ProduceDeps, 'db' | 'blobs'>, exportId: string, reason: string): Promise<void> {
-  if (await failExport(deps.db, exportId, reason)) await removeTakes(deps.blobs, exportId);
+export async function giveUpExport(deps: Pick<ProduceDeps, 'db' | 'blobs'>, exportId: string, reason: string, take?: string): Promise<void> {
+  if (await failExport(deps.db, exportId, reason, take)) await removeTakes(deps.blobs, exportId);
 }
 
 /** Removes every file of an export's tries but the `kept` ones. */
