@@ -19,6 +19,7 @@ export const workflowIds = {
   keyRequest: (requestId: string) => `key-request-${requestId}`,
   render: (renderId: string) => `render-${renderId}`,
   export: (exportId: string) => `export-${exportId}`,
+  discardVideo: (exportId: string) => `discard-video-${exportId}`,
   /** A schedule, one per deployment (task queue prefix). */
   outboxSweep: (taskQueuePrefix: string) => `${taskQueuePrefix}webhook-outbox-sweep`,
 };

@@ -47,6 +47,16 @@ export async function failExport(db: Db, exportId: string, error: string, take?:
 }
 
 /**
+ * Fails an export whatever its state, finished too: its production was not delivered (it
+ * failed, or was cancelled while its video was being made), so nothing of it may be served.
+ * A reason it failed with already stays.
+ */
+export async function discardExport(db: Db, exportId: string, error: string): Promise<void> {
+  await db.export.updateMany({ where: { id: exportId, status: { not: 'failed' } }, data: { status: 'failed', error, finishedAt: new Date() } });
+  await db.export.updateMany({ where: { id: exportId }, data: { videoKey: null, posterKey: null } });
+}
+
+/**
  * The export of a stored version (a re-export) whose workflow should be started: a new one, or
  * the one already queued, whose workflow may never have started (the gateway stopped after
  * queueing it; starting it again is harmless). Null while one is rendering: one at a time. The

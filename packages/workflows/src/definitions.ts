@@ -84,7 +84,11 @@ export interface RenderFarmActivities {
 export interface RenderFarmSteps {
   failRender(input: { renderId: string; error: string }): Promise<void>;
   failExport(input: { exportId: string; error: string }): Promise<void>;
+  /** Fails the export of a video that was not delivered, finished or not, and removes its files. */
+  discardVideo(input: DiscardVideoInput): Promise<void>;
 }
+
+export type DiscardVideoInput = { exportId: string; reason: string };
 
 export type RenderWorkflowInput = { renderId: string; heartbeatTimeoutMs: number };
 export type ExportWorkflowInput = { exportId: string; heartbeatTimeoutMs: number };

@@ -5,3 +5,4 @@ export { webhookOutboxSweepWorkflow } from './webhook-outbox.ts';
 export { linkEmailsWorkflow } from './link-emails.ts';
 export { renderWorkflow } from './render.ts';
 export { exportWorkflow } from './export.ts';
+export { discardVideoWorkflow } from './discard-video.ts';

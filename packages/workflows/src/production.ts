@@ -1,7 +1,9 @@
 import {
-  ActivityFailure, allHandlersFinished, ApplicationFailure, CancellationScope, condition, isCancellation, proxyActivities, proxyLocalActivities, setHandler, uuid4,
+  ActivityFailure, allHandlersFinished, ApplicationFailure, CancellationScope, condition, isCancellation, ParentClosePolicy, proxyActivities, proxyLocalActivities,
+  setHandler, startChild, uuid4,
 } from '@temporalio/workflow';
-import type { Stage } from '@vp/contracts';
+import { workflowIds, type Stage } from '@vp/contracts';
+import { discardVideoWorkflow } from './discard-video.ts';
 import {
   cancelUpdate, commentUpdate, declineUpdate, greenlightUpdate, RENDER_TRIES, REFUSALS, stateQuery, STEP_RETRY,
   type ActorRef, type CancelArgs, type CommentArgs, type DeclineArgs, type GreenlightArgs, type ProductionActivities, type ProductionWorkflowInput, type Refusal, type RenderFarmActivities,
@@ -171,23 +173,35 @@ export async function productionWorkflow(input: ProductionWorkflowInput): Promis
     // Not applied: a cancel recorded first; its handler may not have resumed to say so yet.
     if (!(await steps.startMaking({ productionId })).applied || ended()) return;
     state.stage = 'making';
+    // Random, as the share address it names must not follow from the production's id.
+    const exportId = uuid4();
+    let undelivered = 'The production was cancelled.';
     try {
       making = new CancellationScope();
       const id = projectId as string;
-      // Random, as the share address it names must not follow from the production's id.
-      const exportId = uuid4();
       const { delivery } = await making.run(() => renderFarm.makeVideo({ productionId, projectId: id, exportId }));
       making = null;
-      if ((await steps.deliver({ productionId, delivery })).applied) state.stage = 'delivered';
-    } catch (error) {
-      if (isCancellation(error)) {
-        return; // the cancel update records the outcome and the refund
+      if ((await steps.deliver({ productionId, delivery })).applied) {
+        state.stage = 'delivered';
+        return;
       }
-      if (!(error instanceof ActivityFailure)) throw error;
-      do await condition(() => !state.busy);
-      while (state.busy);
-      if (!ended() && (await steps.fail({ productionId, error: renderFailure(error, { medium: 'A media file', then: 'Your credits were refunded.' }) })).applied) state.stage = 'failed';
+      // Not applied: cancelled as the video was finished.
+    } catch (error) {
+      // Cancelled: the cancel update records the outcome and the refund.
+      if (!isCancellation(error)) {
+        if (!(error instanceof ActivityFailure)) throw error;
+        undelivered = 'The video could not be made.';
+        do await condition(() => !state.busy);
+        while (state.busy);
+        if (!ended() && (await steps.fail({ productionId, error: renderFailure(error, { medium: 'A media file', then: 'Your credits were refunded.' }) })).applied) state.stage = 'failed';
+      }
     }
+    // Not delivered: nothing of the video may stay, whatever its last try left (one killed after
+    // its upload, or one that finished as the production was cancelled).
+    await startChild(discardVideoWorkflow, {
+      workflowId: workflowIds.discardVideo(exportId), taskQueue: input.renderTaskQueue,
+      args: [{ exportId, reason: undelivered }], parentClosePolicy: ParentClosePolicy.ABANDON,
+    });
   }
 
   await run();

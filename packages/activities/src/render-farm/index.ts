@@ -14,7 +14,7 @@ import type { EventPublisher } from '../publish.ts';
 import { asActivityFailure, failsEveryTry, workerStoppedFailure } from './failures.ts';
 import { renderHeartbeats } from './heartbeat.ts';
 import { mediaFetcher } from './media.ts';
-import { giveUpExport, produceExport } from './produce.ts';
+import { discardVideo, giveUpExport, produceExport } from './produce.ts';
 import { productionProgress } from './progress.ts';
 
 export { mediaFetcher } from './media.ts';
@@ -169,6 +169,10 @@ export function createRenderFarmActivities(deps: RenderFarmDeps): RenderFarmActi
 
     async failExport({ exportId, error }) {
       await giveUpExport(deps, exportId, error);
+    },
+
+    async discardVideo({ exportId, reason }) {
+      await discardVideo(deps, exportId, reason);
     },
   };
 }

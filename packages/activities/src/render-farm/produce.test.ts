@@ -8,7 +8,7 @@ import type { Db } from '@vp/db';
 import { ensureExport, ensureProject, finishExport } from '@vp/projects';
 import { composeImages, type FetchMedia } from '@vp/render';
 import { seedAccount, test, waitFor } from '@vp/testing';
-import { giveUpExport, produceExport } from './produce.ts';
+import { discardVideo, giveUpExport, produceExport } from './produce.ts';
 
 /** A 1×1 PNG: the one picture of the render. */
 const PICTURE = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
@@ -174,5 +174,26 @@ describe('a try whose finishing committed but whose answer was lost', () => {
     expect(made).toMatchObject({ status: 'done' });
     expect(await db.export.findUniqueOrThrow({ where: { id: exportId } })).toEqual(made);
     expect((await blobs.list(`exports/${exportId}/`)).sort()).toEqual([made.posterKey, made.videoKey]);
+  }, 60_000);
+});
+
+describe('the video of a production that was not delivered', () => {
+  test('is discarded, finished or not: failed, its reason kept when it had one, and no file left', async ({ database }) => {
+    const { db } = database;
+    // Finished just as its production was cancelled.
+    const finished = await exportToMake(db);
+    await finished.produce();
+    await discardVideo({ db, blobs: finished.blobs }, finished.exportId, 'The production was not delivered.');
+    expect(await db.export.findUniqueOrThrow({ where: { id: finished.exportId } }))
+      .toMatchObject({ status: 'failed', error: 'The production was not delivered.', videoKey: null, posterKey: null });
+    expect(await finished.blobs.list(`exports/${finished.exportId}/`)).toEqual([]);
+
+    // Its last try killed after its upload, once the tries before had failed it.
+    const killed = await exportToMake(db);
+    await giveUpExport({ db, blobs: killed.blobs }, killed.exportId, 'A media file could not be used.');
+    await killed.blobs.put(`exports/${killed.exportId}/dead0001/video.mp4`, Buffer.from('a whole video'));
+    await discardVideo({ db, blobs: killed.blobs }, killed.exportId, 'The production was not delivered.');
+    expect(await db.export.findUniqueOrThrow({ where: { id: killed.exportId } })).toMatchObject({ status: 'failed', error: 'A media file could not be used.' });
+    expect(await killed.blobs.list(`exports/${killed.exportId}/`)).toEqual([]);
   }, 60_000);
 });

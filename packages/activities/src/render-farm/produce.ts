@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BlobStore } from '@vp/blobs';
 import type { Db, Export } from '@vp/db';
-import { exportFolder, exportKeys, failExport, finishExport, startExport } from '@vp/projects';
+import { discardExport, exportFolder, exportKeys, failExport, finishExport, startExport } from '@vp/projects';
 import { RenderError, renderComposition, type Composition, type FetchMedia, type RenderOptions } from '@vp/render';
 import { stallWatchdog } from './stall-watchdog.ts';
 
@@ -105,6 +105,16 @@ export async function produceExport(
  */
 export async function giveUpExport(deps: Pick<ProduceDeps, 'db' | 'blobs'>, exportId: string, reason: string, take?: string): Promise<void> {
   if (await failExport(deps.db, exportId, reason, take)) await removeTakes(deps.blobs, exportId);
+}
+
+/**
+ * Fails an export, finished or not, and removes every file of it: its production was not
+ * delivered. Run by the production's workflow when it ends without delivering, so that a last
+ * try killed after its upload, or a video finished as the production was cancelled, leaves nothing.
+ */
+export async function discardVideo(deps: Pick<ProduceDeps, 'db' | 'blobs'>, exportId: string, reason: string): Promise<void> {
+  await discardExport(deps.db, exportId, reason);
+  await removeTakes(deps.blobs, exportId);
 }
 
 /** Removes every file of an export's tries but the `kept` ones. */

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { Delivery, PHASES, type BriefInput, type Stage } from '@vp/contracts';
+import { Delivery, PHASES, workflowIds, type BriefInput, type Stage } from '@vp/contracts';
 import { balance } from '@vp/ledger';
 import { exportKeys, finishExport, MAX_PROJECT_VERSIONS, sharePosterUrl, shareUrl, shareVideoUrl } from '@vp/projects';
 import { framesAt, shareNear } from '@vp/render/testing';
@@ -579,7 +579,12 @@ describe('a production whose media host is busy', () => {
     // Never failed and then rendering again: the export fails once, with the last try.
     const firstFailed = statuses.indexOf('failed');
     expect(firstFailed === -1 || statuses.slice(firstFailed).every((status) => status === 'failed')).toBe(true);
-    expect(await database.db.export.findFirstOrThrow({ where: delivery })).toMatchObject({ status: 'failed' });
+    const made = await database.db.export.findFirstOrThrow({ where: delivery });
+    expect(made).toMatchObject({ status: 'failed' });
+    // The production's workflow discards what is left of its video, with the reason the last try gave.
+    await stack.temporal.client.workflow.getHandle(workflowIds.discardVideo(made.id)).result();
+    expect(await database.db.export.findUniqueOrThrow({ where: { id: made.id } })).toMatchObject({ status: 'failed', error: made.error, videoKey: null });
+    expect(await stack.blobs.list(`exports/${made.id}/`)).toEqual([]);
     expect(failed.production.error).toBe(`A media file could not be used: The image 'Down screenshot' (${media.url}/down.png) could not be downloaded: the server answered 503 (after 3 tries)`);
     expect(media.hits('/down.png')).toBe(3);
     // Tries 1 and 2 said another follows; the last did not.
@@ -600,12 +605,16 @@ describe('a production cancelled while its video is made', () => {
     // The render farm hears the cancellation through its heartbeat and kills the render.
     const row = await database.db.production.findUniqueOrThrow({ where: { id: production.id } });
     await waitFor(async () => (await database.db.export.findFirst({ where: { projectId: row.projectId! } }))?.status === 'failed', { what: 'the render to stop', timeoutMs: 20_000 });
-    expect((await database.db.export.findFirstOrThrow({ where: { projectId: row.projectId! } })).error).toBe('The render was stopped.');
+    // Said by the try as it stops, or by the production's workflow as it discards the video, whichever is first.
+    expect(['The render was stopped.', 'The production was cancelled.']).toContain((await database.db.export.findFirstOrThrow({ where: { projectId: row.projectId! } })).error);
     expect(await balance(database.db, me.account.id)).toBe(100);
     expect((await me.read(production.id)).production.stage).toBe('cancelled');
 
     // Refunded in full, so nothing of it is public: its project, a re-export, its share link.
     const { id: exportId } = await database.db.export.findFirstOrThrow({ where: { projectId: row.projectId! } });
+    // Its workflow discards what is left of its video (one finished as the cancel landed, too).
+    await stack.temporal.client.workflow.getHandle(workflowIds.discardVideo(exportId)).result();
+    expect(await stack.blobs.list(`exports/${exportId}/`)).toEqual([]);
     await expectNothingPublic(stack, row.projectId!, exportId);
     expect(await database.db.export.count({ where: { projectId: row.projectId! } })).toBe(1);
     // A try that finishes late does not bring the export back: it stays failed.
