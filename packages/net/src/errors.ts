@@ -9,11 +9,14 @@ export class FetchError extends Error {
 /** Not a URL, or a scheme other than http and https. */
 export class UnsupportedUrlError extends FetchError {}
 
-/** The host is, or resolves to, an address that is not public. */
+/**
+ * The host is, or resolves to, an address that is not public. The message names the address a
+ * name resolved to only by its kind: whoever chose the url would otherwise learn how this
+ * server's network names its hosts (`address` keeps it, for the logs).
+ */
 export class UnsafeAddressError extends FetchError {
   constructor(url: string, readonly hostname: string, readonly address: string, readonly reason: string) {
-    const target = hostname === address ? address : `${hostname} (${address})`;
-    super(`${target} is ${reason}, which is not a public address`, url);
+    super(`${hostname === address ? `${address} is` : `${hostname} resolves to`} ${reason}, which is not a public address`, url);
   }
 }
 

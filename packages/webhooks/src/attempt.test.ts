@@ -363,14 +363,14 @@ describe('at attempt time, without the development switch', () => {
     const { delivery } = await pingTo(deps.db);
     await attemptDelivery({ ...deps, settings: strict }, { deliveryId: delivery.id, attempt: 1, retryInMs: 50 });
     expect(receiver.received).toHaveLength(0);
-    expect((await deliveryRow(deps.db, delivery.id)).lastError).toBe('Not delivered: localhost (127.0.0.1) is a loopback address, which is not a public address.');
+    expect((await deliveryRow(deps.db, delivery.id)).lastError).toBe('Not delivered: localhost resolves to a loopback address, which is not a public address.');
   });
 
   it('re-resolves the host: a name that was public at create and now resolves inside is refused (DNS rebinding)', async ({ deps }) => {
     const { delivery } = await pingTo(deps.db, `https://hooks.example.test:${receiver.port}/hook`);
     const rebound: Resolver = async () => ['10.0.0.5'];
     await attemptDelivery({ ...deps, settings: strict, transport: { ca: receiver.ca, resolve: rebound } }, { deliveryId: delivery.id, attempt: 1, retryInMs: 50 });
-    expect((await deliveryRow(deps.db, delivery.id)).lastError).toContain('hooks.example.test (10.0.0.5) is a private network address');
+    expect((await deliveryRow(deps.db, delivery.id)).lastError).toBe('Not delivered: hooks.example.test resolves to a private network address, which is not a public address.');
     expect(receiver.received).toHaveLength(0);
   });
 
