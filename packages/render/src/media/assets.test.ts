@@ -171,6 +171,31 @@ describe('loadAssets', () => {
     expect(logo.message).toBe(`The logo (${server.url('/page.html')}) is not a PNG, JPEG, WebP, GIF, AVIF or SVG image: the server says it is text/html`);
   });
 
+  it('downloads one video at a time, beside the pictures: three videos of 250 MB are never held at once', async () => {
+    const paths = ['/clip.mp4', '/clip.m4v', '/portrait-clip.mp4', '/dashboard.png', '/chart.jpg'];
+    const composition = composeImages({ images: paths.map((path) => ({ url: server.url(path), name: path })), resolution: '480p', background: 'black', appName: 'Acme' });
+    composition.media = composition.media.map((asset) => ({ ...asset, kind: /\.(mp4|m4v)$/.test(asset.url) ? 'video' : 'image' }));
+    const under = { videos: 0, all: 0 };
+    const most = { videos: 0, all: 0 };
+    const fetchMedia: FetchMedia = async (url, limits) => {
+      const video = /\.(mp4|m4v)$/.test(url);
+      under.all++;
+      if (video) under.videos++;
+      most.all = Math.max(most.all, under.all);
+      most.videos = Math.max(most.videos, under.videos);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return await local(url, limits);
+      } finally {
+        under.all--;
+        if (video) under.videos--;
+      }
+    };
+    const assets = await loadAssets(composition, { fetchMedia, dir });
+    expect([assets.videos.size, assets.images.size]).toEqual([3, 2]);
+    expect(most).toEqual({ videos: 1, all: 3 });
+  });
+
   it('stops the other downloads at the first failure and reports it once they have ended: nothing still writes into the render\'s folder', async () => {
     const composition = composeImages({
       images: [{ url: server.url('/slow.png'), name: 'Slow' }, { url: server.url('/missing.png'), name: 'Missing' }],

@@ -25,6 +25,8 @@ export interface LoadAssetsOptions {
 /** Headroom for camera moves: a picture is kept a little larger than the panel it fills. */
 const ZOOM_HEADROOM = 1.2;
 const PARALLEL_DOWNLOADS = 3;
+/** A video is held whole until it is written to disk, at up to 250 MB: one at a time, beside the pictures. */
+const PARALLEL_VIDEOS = 1;
 
 /** Downloads, checks and decodes every medium the scenes use, and the logo. */
 export async function loadAssets(composition: Composition, options: LoadAssetsOptions): Promise<Assets> {
@@ -37,14 +39,17 @@ export async function loadAssets(composition: Composition, options: LoadAssetsOp
   // The first failure stops the other jobs: the render fails anyway.
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
-  const jobs: (() => Promise<void>)[] = composition.media.filter((asset) => used.has(asset.id)).map((asset, i) => async () => {
+  const media = composition.media.filter((asset) => used.has(asset.id));
+  const job = (asset: (typeof media)[number], i: number) => async () => {
     const subject = describe(asset.kind, asset.id, asset.url, asset.name);
     const { body, type } = await download(subject, asset.kind, options.fetchMedia, limits[asset.kind], signal);
     // A video's type is one `download` accepts for a video: an MP4, QuickTime or WebM file.
     const moving = asset.kind === 'video' || (type === 'gif' && await isAnimatedGif(body, signal));
     if (moving) assets.videos.set(asset.id, await checkVideo(body, type as MovingType, join(options.dir, `video-${i}.${type}`), subject, signal));
     else assets.images.set(asset.id, await decodeImage(body, type, subject, pictureBox));
-  });
+  };
+  const videoJobs = media.flatMap((asset, i) => (asset.kind === 'video' ? [job(asset, i)] : []));
+  const jobs: (() => Promise<void>)[] = media.flatMap((asset, i) => (asset.kind === 'video' ? [] : [job(asset, i)]));
   const logoUrl = composition.brand.logoUrl;
   if (logoUrl) {
     jobs.push(async () => {
@@ -56,18 +61,23 @@ export async function loadAssets(composition: Composition, options: LoadAssetsOp
   }
 
   let finished = 0;
+  const total = jobs.length + videoJobs.length;
   const failures: unknown[] = [];
-  const queue = [...jobs];
-  const worker = async () => {
-    for (let job = queue.shift(); job && !failures.length; job = queue.shift()) {
+  const worker = async (queue: (() => Promise<void>)[]) => {
+    for (let next = queue.shift(); next && !failures.length; next = queue.shift()) {
       options.signal?.throwIfAborted();
-      await job();
-      options.onProgress?.(++finished / jobs.length);
+      await next();
+      options.onProgress?.(++finished / total);
     }
   };
+  const videoLanes = Math.min(PARALLEL_VIDEOS, videoJobs.length);
+  const lanes = [
+    ...Array.from({ length: videoLanes }, () => videoJobs),
+    ...Array.from({ length: Math.min(PARALLEL_DOWNLOADS - videoLanes, jobs.length) }, () => jobs),
+  ];
   // Every job has ended before the first failure is reported: none still writes into `dir`
   // while the caller removes it, and the failure is that medium's, not one it caused.
-  await Promise.all(Array.from({ length: Math.min(PARALLEL_DOWNLOADS, jobs.length) }, () => worker().catch((error: unknown) => {
+  await Promise.all(lanes.map((queue) => worker(queue).catch((error: unknown) => {
     failures.push(error);
     stop.abort();
   })));
