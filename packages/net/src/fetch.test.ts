@@ -27,6 +27,13 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void
     res.end();
   },
   '/echo': (req, res) => res.writeHead(201).end('ok'),
+  '/sized': (_req, res) => res.writeHead(200, { 'content-length': '1000' }).end(Buffer.alloc(1000, 3)),
+  // Says 1000 bytes, sends 10, and hangs up.
+  '/cut-short': (_req, res) => {
+    res.writeHead(200, { 'content-length': '1000' });
+    res.write(Buffer.alloc(10, 4));
+    setTimeout(() => res.socket?.destroy(), 20);
+  },
 };
 
 beforeAll(async () => {
@@ -172,6 +179,12 @@ describe('fetchPublic', () => {
     const response = await fetchPublic(`http://127.0.0.1:${port}/big-chunked`, { ...local, onTooLarge: 'truncate' });
     expect(response.truncated).toBe(true);
     expect(response.body.length).toBe(1024);
+  });
+
+  it('reads a body of a declared length whole, and takes one cut short as a failed connection', async () => {
+    const sized = await fetchPublic(`http://127.0.0.1:${port}/sized`, local);
+    expect(sized.body).toEqual(Buffer.alloc(1000, 3));
+    await expect(fetchPublic(`http://127.0.0.1:${port}/cut-short`, local)).rejects.toBeInstanceOf(ConnectionError);
   });
 
   it('honours the caller\'s abort signal', async () => {

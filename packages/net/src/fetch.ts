@@ -141,6 +141,8 @@ async function readBody(response: http.IncomingMessage, url: string, options: Fe
     response.destroy();
     throw new ResponseTooLargeError(url, maxBytes);
   }
+  // A declared length is read straight into a buffer of that size: a body is never held twice.
+  if (Number.isInteger(declared) && declared > 0 && declared <= maxBytes) return { body: await readDeclared(response, url, declared), truncated: false };
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of response as AsyncIterable<Buffer>) {
@@ -154,6 +156,23 @@ async function readBody(response: http.IncomingMessage, url: string, options: Fe
     size += chunk.length;
   }
   return { body: Buffer.concat(chunks), truncated: false };
+}
+
+/** A body of `length` bytes, as its Content-Length says; one that says otherwise is a failed connection. */
+async function readDeclared(response: http.IncomingMessage, url: string, length: number): Promise<Buffer> {
+  const body = Buffer.allocUnsafe(length);
+  let size = 0;
+  for await (const chunk of response as AsyncIterable<Buffer>) {
+    // Node ends a response that overruns its length with an error; never write past the buffer.
+    if (size + chunk.length > length) break;
+    chunk.copy(body, size);
+    size += chunk.length;
+  }
+  if (size !== length) {
+    response.destroy();
+    throw new ConnectionError(url, null, 'ERR_INCOMPLETE_BODY');
+  }
+  return body;
 }
 
 function toHeaders(raw: string[]): Headers {
