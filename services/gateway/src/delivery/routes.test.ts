@@ -49,6 +49,13 @@ const it = test.extend('stack', { scope: 'file' }, async ({ database }, { onClea
 
 const RENDER = { timeoutMs: 150_000, intervalMs: 200 };
 
+/** Waits for the discarding of a video its production did not deliver: started as that production's workflow ends. */
+async function discarded(stack: Stack, exportId: string) {
+  const handle = stack.temporal.client.workflow.getHandle(workflowIds.discardVideo(exportId));
+  await waitFor(() => handle.describe().then(() => true, () => false), { what: 'the video to be discarded' });
+  await handle.result();
+}
+
 /** An account with 100 credits making 5-second videos through the API. */
 async function client(stack: Stack, db: Parameters<typeof seedAccount>[0]) {
   const seeded = await seedAccount(db, { credits: 100 });
@@ -423,10 +430,10 @@ describe('an edit of a delivered production\'s project', () => {
     expect(media.hits('/release.png')).toBe(1);
 
     expect((await save({ ...fieldsOf(await editPage(stack, delivery.editUrl)), 'media.0.url': `${media.url}/missing.png` })).status).toBe(303);
-    const failed = await waitFor(async () => {
-      const made = await database.db.export.findFirst({ where: { projectId: delivery.projectId, version: 3 } });
-      return made?.status === 'failed' ? made : undefined;
-    }, { what: 'the export of version 3 to fail', ...RENDER });
+    const third = await database.db.export.findFirstOrThrow({ where: { projectId: delivery.projectId, version: 3 } });
+    await stack.temporal.client.workflow.getHandle(workflowIds.export(third.id)).result();
+    const failed = await database.db.export.findUniqueOrThrow({ where: { id: third.id } });
+    expect(failed.status).toBe('failed');
     expect(failed.error).toBe(`A media file could not be used: The image 'Dashboard' (${media.url}/missing.png) could not be downloaded: the server answered 404`);
     expect(await (await get(stack, delivery.editUrl, { accept: 'text/html' })).text()).toContain('could not be downloaded: the server answered 404');
     // The delivered video is the production's still.
@@ -582,7 +589,7 @@ describe('a production whose media host is busy', () => {
     const made = await database.db.export.findFirstOrThrow({ where: delivery });
     expect(made).toMatchObject({ status: 'failed' });
     // The production's workflow discards what is left of its video, with the reason the last try gave.
-    await stack.temporal.client.workflow.getHandle(workflowIds.discardVideo(made.id)).result();
+    await discarded(stack, made.id);
     expect(await database.db.export.findUniqueOrThrow({ where: { id: made.id } })).toMatchObject({ status: 'failed', error: made.error, videoKey: null });
     expect(await stack.blobs.list(`exports/${made.id}/`)).toEqual([]);
     expect(failed.production.error).toBe(`A media file could not be used: The image 'Down screenshot' (${media.url}/down.png) could not be downloaded: the server answered 503 (after 3 tries)`);
@@ -613,7 +620,7 @@ describe('a production cancelled while its video is made', () => {
     // Refunded in full, so nothing of it is public: its project, a re-export, its share link.
     const { id: exportId } = await database.db.export.findFirstOrThrow({ where: { projectId: row.projectId! } });
     // Its workflow discards what is left of its video (one finished as the cancel landed, too).
-    await stack.temporal.client.workflow.getHandle(workflowIds.discardVideo(exportId)).result();
+    await discarded(stack, exportId);
     expect(await stack.blobs.list(`exports/${exportId}/`)).toEqual([]);
     await expectNothingPublic(stack, row.projectId!, exportId);
     expect(await database.db.export.count({ where: { projectId: row.projectId! } })).toBe(1);
