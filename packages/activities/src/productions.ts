@@ -158,7 +158,7 @@ export function createProductionActivities({ db, writer, events }: ProductionAct
     async deliver({ productionId, delivery }) {
       return outcome(await announce('production.delivered', {
         productionId, stepKey: `${productionId}:delivered`, from: ['making', 'exporting'],
-        event: { kind: 'delivered', ...SYSTEM, payload: { stage: 'delivered', shareUrl: delivery.shareUrl } },
+        event: { kind: 'delivered', ...SYSTEM, payload: { stage: 'delivered' } },
         update: { stage: 'delivered', delivery, queue: Prisma.DbNull },
       }));
     },

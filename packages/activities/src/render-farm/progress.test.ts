@@ -72,7 +72,7 @@ describe('render progress in the read model', () => {
     const row = await database.db.production.findUniqueOrThrow({ where: { id } });
     expect(row.queue).toEqual({ phase: null, startedAt: null, retrying: true, lastProgress: 'Try 1 of 3 did not succeed; the next starts in a few seconds.' });
     const notes = await database.db.productionEvent.findMany({ where: { productionId: id, kind: 'note' }, orderBy: { seq: 'asc' } });
-    expect(notes.map((n) => n.payload)).toEqual([{ phase: 'preparing' }, { phase: null, retrying: true }]);
+    expect(notes.map((n) => n.payload)).toEqual([{ phase: 'preparing' }, { phase: null }]);
     // The next try takes over; a late word from the first changes nothing.
     await report(database.db, id, 2, 'preparing');
     const late = productionProgress({ db: database.db }, { productionId: id, attempt: 1, maxAttempts: 3 });

@@ -80,7 +80,8 @@ export function productionProgress(
   async function recordRetry() {
     await apply({
       productionId, stepKey: `${productionId}:render:${attempt}:retry`, from: ['making', 'exporting'],
-      event: { kind: 'note', ...SYSTEM, payload: { phase: null, retrying: true } },
+      // The spec's payload of a progress note is the phase moved to: none, between tries. The queue status says why.
+      event: { kind: 'note', ...SYSTEM, payload: { phase: null } },
       update: { queue: { phase: null, startedAt: null, retrying: true, lastProgress: `Try ${attempt} of ${input.maxAttempts} did not succeed; the next starts in a few seconds.` } },
     }, 'production.progress');
   }

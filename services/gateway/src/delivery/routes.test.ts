@@ -149,6 +149,8 @@ describe('a greenlit production', () => {
     const notes = events.filter((e: { kind: string }) => e.kind === 'note');
     expect(notes.map((n: { payload: unknown }) => n.payload)).toEqual(PHASES.map((phase) => ({ phase })));
     expect(notes.every((n: { actor: string }) => n.actor === 'system')).toBe(true);
+    // Only the fields the spec names for a reader: the delivery itself is on the production.
+    expect(events.find((e: { kind: string }) => e.kind === 'delivered').payload).toEqual({ stage: 'delivered' });
 
     // The queue status as a client polling saw it: phases with words, never retrying.
     expect(queues.length).toBeGreaterThan(0);
@@ -596,7 +598,7 @@ describe('a production whose media host is busy', () => {
     expect(media.hits('/down.png')).toBe(3);
     // Tries 1 and 2 said another follows; the last did not.
     const notes = failed.events.filter((e: { kind: string }) => e.kind === 'note').map((e: { payload: unknown }) => e.payload);
-    expect(notes).toEqual([{ phase: 'preparing' }, { phase: null, retrying: true }, { phase: 'preparing' }, { phase: null, retrying: true }, { phase: 'preparing' }]);
+    expect(notes).toEqual([{ phase: 'preparing' }, { phase: null }, { phase: 'preparing' }, { phase: null }, { phase: 'preparing' }]);
     expect(await balance(database.db, me.account.id)).toBe(100);
   }, 180_000);
 });
