@@ -54,7 +54,7 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
   app.route('/production-links', linkRoutes<GatewayEnv>(deps));
   app.route('/go', linkPageRoutes(deps));
   const blobs = deps.blobs ?? createBlobStore(deps.config.blobs);
-  app.route('/v1/renders', renderRoutes<GatewayEnv>({ ...deps, blobs, caller: (c) => c.var.principal }));
+  app.route('/v1/renders', renderRoutes<GatewayEnv>({ ...deps, blobs, caller: (c) => c.var.principal, receivedAt: (c) => c.var.receivedAt }));
   app.route('/', renderVideoRoutes({ ...deps, blobs }));
   app.route('/', deliveryRoutes({ ...deps, blobs }));
   publishOpenApi(app, deps.config.baseUrl);

@@ -21,6 +21,8 @@ export type GatewayEnv = {
   Variables: {
     requestId: string;
     log: Logger;
+    /** When the request arrived (ms since the epoch): a budget counted from the request starts here. */
+    receivedAt: number;
     /** The API key's owner, on authenticated /v1 routes. */
     principal: Principal;
   };

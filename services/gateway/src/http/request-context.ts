@@ -18,6 +18,7 @@ export function pathForLog(path: string): string {
  */
 export function requestContext(log: Logger) {
   return createMiddleware<GatewayEnv>(async (c, next) => {
+    c.set('receivedAt', Date.now());
     const incoming = c.req.header('x-request-id');
     const requestId = incoming && INCOMING_ID.test(incoming) ? incoming : randomUUID();
     const requestLog = log.child({ requestId });

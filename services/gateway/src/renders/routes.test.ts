@@ -145,6 +145,41 @@ describe('POST /v1/renders', () => {
     }
   }, 180_000);
 
+  it('counts the wait budget from the request, a chunked upload\'s reading too', async ({ stack, database }) => {
+    // A gateway with a 2 s budget, and no render farm on its task queues: the render stays queued.
+    const prefix = `idle-${crypto.randomUUID().slice(0, 8)}-`;
+    const idle = await createTestGateway(database, {
+      config: { ...stack.config, temporal: { ...stack.config.temporal, taskQueuePrefix: prefix }, render: { ...stack.config.render, waitMs: 2000 } },
+    });
+    try {
+      const me = await seedAccount(database.db);
+      const encoded = new Response(form([image(png), ['resolution', '480p'], ['wait', 'true']]));
+      const type = encoded.headers.get('content-type')!;
+      const body = new Uint8Array(await encoded.arrayBuffer());
+      // Sent in ten pieces over 2.5 s, with no Content-Length: read whole before the route runs.
+      let sent = 0;
+      const pieces = Array.from({ length: 10 }, (_, i) => body.subarray(Math.floor((i * body.length) / 10), Math.floor(((i + 1) * body.length) / 10)));
+      const stream = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          const piece = pieces.shift();
+          if (!piece) return controller.close();
+          await new Promise((resolve) => setTimeout(resolve, 250));
+          controller.enqueue(piece);
+          sent = Date.now();
+        },
+      });
+      const res = await idle.app.request('/v1/renders', {
+        method: 'POST', body: stream, duplex: 'half', headers: { authorization: `Bearer ${me.apiKey}`, 'content-type': type },
+      } as RequestInit);
+      const afterUpload = Date.now() - sent;
+      expect(res.status).toBe(202);
+      // The budget was spent as the upload arrived: not 2 s more after it.
+      expect(afterUpload).toBeLessThan(1500);
+    } finally {
+      await idle.close();
+    }
+  });
+
   it('answers 400 with issues for every bad part, before anything is stored', async ({ stack, database }) => {
     const me = await caller(stack, database.db);
     const text = new TextEncoder().encode('just some text, not a picture');

@@ -10,6 +10,8 @@ import { present, readRender, startRender, waitForRender, type RenderDeps } from
 export type RenderRouteDeps<E extends Env> = RenderDeps & {
   /** The authenticated caller of a request (set by the auth middleware). */
   caller: (c: Context<E>) => { accountId: string };
+  /** When the request arrived: a chunked upload is read whole by the body limit before the route runs. */
+  receivedAt: (c: Context<E>) => number;
 };
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
@@ -61,7 +63,7 @@ export function renderRoutes<E extends Env>(deps: RenderRouteDeps<E>) {
   app.post('/', async (c) => {
     // The wait budget counts from the request, as the caller's own timeout does: reading the
     // upload and storing its images spend it too.
-    const deadline = Date.now() + deps.config.render.waitMs;
+    const deadline = deps.receivedAt(c) + deps.config.render.waitMs;
     const read = await readRenderRequest(c);
     if (!read.ok) {
       const [first] = read.issues;
