@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { NUL_REFUSED } from '@vp/contracts';
 import { sampleBrief, shortPitch } from '../testing/fixtures.ts';
 import { transitionInto, transitionMsBetween, voiceOffsetMs } from './choreography.ts';
 import { composeProduction } from './compose-production.ts';
@@ -189,6 +190,8 @@ describe('editComposition', () => {
     expect(edited({ media: { 0: { url: base.media[0]!.url } } })).toEqual(base);
     expect(issues({ media: { 0: { url: 'ftp://media.example.com/a.png' } } })).toEqual([{ path: 'media.0.url', message: 'Must be an http or https address.' }]);
     expect(issues({ media: { 0: { url: '' } } })).toEqual([{ path: 'media.0.url', message: 'Must be an http or https address.' }]);
+    // PostgreSQL stores no NUL, and no address holds one.
+    expect(issues({ media: { 0: { url: 'https://media.example.com/a\0.png' } } })).toEqual([{ path: 'media.0.url', message: NUL_REFUSED }]);
     expect(issues({ media: { 1: { url: 'https://media.example.com/b.png' } } })).toEqual([{ path: 'media.1', message: 'The project has nothing at this index.' }]);
   });
 

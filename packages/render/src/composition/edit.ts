@@ -48,7 +48,9 @@ export const CompositionEdit = z.object({
     voiceover: Typed(1000).optional(),
   })).optional(),
   voiceover: ByIndex(Typed(1000)).optional(),
-  media: ByIndex(z.object({ url: z.string().transform((text) => text.trim()).pipe(MediaItem.shape.url).optional() })).optional(),
+  media: ByIndex(z.object({
+    url: z.string().refine((text) => !text.includes('\0'), NUL_REFUSED).transform((text) => text.trim()).pipe(MediaItem.shape.url).optional(),
+  })).optional(),
   music: z.object({
     /** A select's value: a form always sends one. */
     bed: z.enum(['on', 'off'], 'on or off').optional(),
