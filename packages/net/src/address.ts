@@ -91,7 +91,8 @@ function classifyV6(address: ipaddr.IPv6): AddressVerdict {
   if (embedded) {
     for (const inner of embedded.inner) {
       const verdict = classifyV4(inner);
-      if (!verdict.public) return { public: false, reason: `a ${embedded.via} address that leads to ${verdict.reason} (${inner.toString()})` };
+      // Named by its kind only: a host name's refusal must not tell the address inside.
+      if (!verdict.public) return { public: false, reason: `a ${embedded.via} address that leads to ${verdict.reason}` };
     }
     return { public: true };
   }
