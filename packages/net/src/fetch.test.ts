@@ -27,6 +27,10 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void
     res.end();
   },
   '/echo': (req, res) => res.writeHead(201).end('ok'),
+  // No body, whatever the header says (some servers send one on a 204).
+  '/no-content': (_req, res) => {
+    res.socket?.end('HTTP/1.1 204 No Content\r\nContent-Length: 5\r\nConnection: close\r\n\r\n');
+  },
   '/sized': (_req, res) => res.writeHead(200, { 'content-length': '1000' }).end(Buffer.alloc(1000, 3)),
   // Says 1000 bytes, sends 10, and hangs up.
   '/cut-short': (_req, res) => {
@@ -99,6 +103,9 @@ describe('fetchPublic', () => {
     expect(error).toMatchObject({ hostname: 'intranet.example.com', address: '10.0.0.1', reason: 'a private network address' });
     // The address it resolved to is not told: this server's network is nobody's business.
     expect((error as Error).message).toBe('intranet.example.com resolves to a private network address, which is not a public address');
+    // Nor the one inside an address that embeds one (NAT64 here).
+    const embedding = await fetchPublic('http://nat64.example.com/', { ...limits, resolve: async () => ['64:ff9b::a00:1'] }).catch((e: unknown) => e);
+    expect((embedding as Error).message).toBe('nat64.example.com resolves to a NAT64 address that leads to a private network address, which is not a public address');
   });
 
   it('refuses a host with one public and one private address', async () => {
@@ -181,10 +188,12 @@ describe('fetchPublic', () => {
     expect(response.body.length).toBe(1024);
   });
 
-  it('reads a body of a declared length whole, and takes one cut short as a failed connection', async () => {
+  it('reads a body of a declared length whole, takes one cut short as a failed connection, and none where an answer has none (a 204)', async () => {
     const sized = await fetchPublic(`http://127.0.0.1:${port}/sized`, local);
     expect(sized.body).toEqual(Buffer.alloc(1000, 3));
     await expect(fetchPublic(`http://127.0.0.1:${port}/cut-short`, local)).rejects.toBeInstanceOf(ConnectionError);
+    const empty = await fetchPublic(`http://127.0.0.1:${port}/no-content`, local);
+    expect([empty.status, empty.body.length]).toEqual([204, 0]);
   });
 
   it('honours the caller\'s abort signal', async () => {

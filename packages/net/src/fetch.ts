@@ -142,7 +142,10 @@ async function readBody(response: http.IncomingMessage, url: string, options: Fe
     throw new ResponseTooLargeError(url, maxBytes);
   }
   // A declared length is read straight into a buffer of that size: a body is never held twice.
-  if (Number.isInteger(declared) && declared > 0 && declared <= maxBytes) return { body: await readDeclared(response, url, declared), truncated: false };
+  // (An answer to HEAD, a 1xx, 204 or 304 has no body, whatever its Content-Length says.)
+  const status = response.statusCode ?? 0;
+  const bodiless = options.method === 'HEAD' || status < 200 || status === 204 || status === 304;
+  if (!bodiless && Number.isInteger(declared) && declared > 0 && declared <= maxBytes) return { body: await readDeclared(response, url, declared), truncated: false };
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of response as AsyncIterable<Buffer>) {
