@@ -49,10 +49,11 @@ export async function loadAssets(composition: Composition, options: LoadAssetsOp
     else assets.images.set(asset.id, await decodeImage(body, type, subject, pictureBox));
   };
   const videoJobs = media.flatMap((asset, i) => (asset.kind === 'video' ? [job(asset, i)] : []));
-  const jobs: (() => Promise<void>)[] = media.flatMap((asset, i) => (asset.kind === 'video' ? [] : [job(asset, i)]));
+  // Pictures (an animated GIF among them, at most 25 MB) and the logo.
+  const pictureJobs: (() => Promise<void>)[] = media.flatMap((asset, i) => (asset.kind === 'video' ? [] : [job(asset, i)]));
   const logoUrl = composition.brand.logoUrl;
   if (logoUrl) {
-    jobs.push(async () => {
+    pictureJobs.push(async () => {
       const subject = describe('logo', 'logo', logoUrl);
       const { body, type } = await download(subject, 'logo', options.fetchMedia, limits.logo, signal);
       const side = 640 * layout.unit;
@@ -61,7 +62,7 @@ export async function loadAssets(composition: Composition, options: LoadAssetsOp
   }
 
   let finished = 0;
-  const total = jobs.length + videoJobs.length;
+  const total = pictureJobs.length + videoJobs.length;
   const failures: unknown[] = [];
   const worker = async (queue: (() => Promise<void>)[]) => {
     for (let next = queue.shift(); next && !failures.length; next = queue.shift()) {
@@ -73,7 +74,7 @@ export async function loadAssets(composition: Composition, options: LoadAssetsOp
   const videoLanes = Math.min(PARALLEL_VIDEOS, videoJobs.length);
   const lanes = [
     ...Array.from({ length: videoLanes }, () => videoJobs),
-    ...Array.from({ length: Math.min(PARALLEL_DOWNLOADS - videoLanes, jobs.length) }, () => jobs),
+    ...Array.from({ length: Math.min(PARALLEL_DOWNLOADS - videoLanes, pictureJobs.length) }, () => pictureJobs),
   ];
   // Every job has ended before the first failure is reported: none still writes into `dir`
   // while the caller removes it, and the failure is that medium's, not one it caused.
