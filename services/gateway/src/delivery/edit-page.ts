@@ -44,40 +44,45 @@ export function editPage(input: {
   const field = (name: string, label: string, control: Markup) => html`<label>${label}${control}${problem(name)}</label>`;
   const text = (name: string, label: string, stored: unknown, max: number) =>
     field(name, label, html`<input name="${name}" value="${typed(name, stored)}" maxlength="${max}">`);
-  const ms = (name: string, label: string, stored: unknown, min: number, max: number) =>
+  const area = (name: string, label: string, stored: unknown, max: number) =>
+    field(name, label, html`<textarea name="${name}" maxlength="${max}">${typed(name, stored)}</textarea>`);
+  const whole = (name: string, label: string, stored: unknown, min: number, max: number) =>
     field(name, label, html`<input name="${name}" type="number" inputmode="numeric" min="${min}" max="${max}" step="1" value="${typed(name, stored)}">`);
+  /** A select showing what was sent when it is one of `options`, else what is stored. */
+  const choice = (name: string, label: string, options: readonly string[], stored: string | undefined) => {
+    const sent = typed(name, stored);
+    const chosen = options.includes(sent) ? sent : stored;
+    return field(name, label, html`<select name="${name}">${options.map((option) => html`<option${option === chosen ? html` selected` : null}>${option}</option>`)}</select>`);
+  };
 
   const count = composition.scenes?.length ?? 0;
   const spoken = new Set((composition.audio?.voiceover ?? []).map((line) => line.sceneId));
   const scenes = (composition.scenes ?? []).map((scene, i) => {
     const removed = edit ? ticked(fieldValue(edit.values, `scenes.${i}.remove`)) : false;
-    const sentKind = typed(`scenes.${i}.transition.kind`, scene.transition?.kind);
-    const transitionKind = (TRANSITIONS as readonly string[]).includes(sentKind) ? sentKind : scene.transition?.kind;
     return html`<fieldset><legend>Scene ${i + 1} · ${scene.kind ?? ''}</legend>
   ${text(`scenes.${i}.title`, 'Heading', scene.title, 200)}
-  ${field(`scenes.${i}.text`, 'Text', html`<textarea name="scenes.${i}.text" maxlength="500">${typed(`scenes.${i}.text`, scene.text)}</textarea>`)}
+  ${area(`scenes.${i}.text`, 'Text', scene.text, 500)}
   <div class="row">
-    ${ms(`scenes.${i}.durationMs`, 'Length (ms)', scene.durationMs, 300, 120_000)}
-    ${i === 0 ? null : html`${field(`scenes.${i}.transition.kind`, 'Transition in', html`<select name="scenes.${i}.transition.kind">${TRANSITIONS.map((kind) => html`<option${kind === transitionKind ? html` selected` : null}>${kind}</option>`)}</select>`)}
-    ${ms(`scenes.${i}.transition.durationMs`, 'Transition (ms)', scene.transition?.durationMs, 0, 2000)}`}
+    ${whole(`scenes.${i}.durationMs`, 'Length (ms)', scene.durationMs, 300, 120_000)}
+    ${i === 0 ? null : html`${choice(`scenes.${i}.transition.kind`, 'Transition in', TRANSITIONS, scene.transition?.kind)}
+    ${whole(`scenes.${i}.transition.durationMs`, 'Transition (ms)', scene.transition?.durationMs, 0, 2000)}`}
   </div>
   <div class="row">
-    ${field(`scenes.${i}.position`, 'Place', html`<input name="scenes.${i}.position" type="number" inputmode="numeric" min="1" max="${count}" step="1" value="${typed(`scenes.${i}.position`, i + 1)}">`)}
+    ${whole(`scenes.${i}.position`, 'Place', i + 1, 1, count)}
     ${field(`scenes.${i}.remove`, 'Remove this scene', html`<input name="scenes.${i}.remove" type="checkbox"${removed ? html` checked` : null}>`)}
   </div>
   ${input.speaks && !spoken.has(scene.id)
-    ? field(`scenes.${i}.voiceover`, 'Voiceover (a new line)', html`<textarea name="scenes.${i}.voiceover" maxlength="1000">${typed(`scenes.${i}.voiceover`, '')}</textarea>`)
+    ? area(`scenes.${i}.voiceover`, 'Voiceover (a new line)', '', 1000)
     : null}
 </fieldset>`;
   });
   const scenesById = new Map((composition.scenes ?? []).map((scene, i) => [scene.id, i]));
   const voiceover = (composition.audio?.voiceover ?? []).map((line, i) =>
-    field(`voiceover.${i}`, `Line ${i + 1}, scene ${(scenesById.get(line.sceneId) ?? 0) + 1}`, html`<textarea name="voiceover.${i}" maxlength="1000">${typed(`voiceover.${i}`, line.text)}</textarea>`));
-  const bed = typed('music.bed', composition.audio?.music ? 'on' : 'off');
+    area(`voiceover.${i}`, `Line ${i + 1}, scene ${(scenesById.get(line.sceneId) ?? 0) + 1}`, line.text, 1000));
   const music = input.hasMusic
     ? html`<fieldset><legend>Music</legend><div class="row">
-    ${field('music.bed', 'Music bed', html`<select name="music.bed">${['on', 'off'].map((value) => html`<option${value === bed ? html` selected` : null}>${value}</option>`)}</select>`)}
-    ${field('music.gainDb', 'Volume (dB)', html`<input name="music.gainDb" type="number" inputmode="numeric" min="-40" max="0" step="1" value="${typed('music.gainDb', composition.audio?.music?.gainDb)}">`)}
+    ${choice('music.bed', 'Music bed', ['on', 'off'], composition.audio?.music ? 'on' : 'off')}
+    ${whole('music.gainDb', 'Volume (dB)', composition.audio?.music?.gainDb, -40, 0)}
   </div><p class="muted">0 dB is as loud as the bed is made; the music plays under the voiceover and effects. Switched back on with the volume left empty, it plays at its first version's level.</p></fieldset>`
     : null;
   const media = (composition.media ?? []).map((asset, i) =>
