@@ -1,5 +1,5 @@
-import { proxyLocalActivities } from '@temporalio/workflow';
-import { STEP_RETRY, type DiscardVideoInput, type RenderFarmSteps } from './definitions.ts';
+import type { DiscardVideoInput } from './definitions.ts';
+import { renderFarmSteps } from './render-farm.ts';
 
 /**
  * What a production that was not delivered (it failed, or was cancelled while its video was
@@ -7,6 +7,5 @@ import { STEP_RETRY, type DiscardVideoInput, type RenderFarmSteps } from './defi
  * the blob store is, and tried until it passes; the production's own workflow ends at once.
  */
 export async function discardVideoWorkflow({ exportId, reason }: DiscardVideoInput): Promise<void> {
-  const { discardVideo } = proxyLocalActivities<RenderFarmSteps>({ startToCloseTimeout: '1 minute', retry: STEP_RETRY });
-  await discardVideo({ exportId, reason });
+  await renderFarmSteps().discardVideo({ exportId, reason });
 }

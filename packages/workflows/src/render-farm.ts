@@ -1,6 +1,9 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import { RENDER_TRIES, STEP_RETRY, type RenderFarmActivities, type RenderFarmSteps } from './definitions.ts';
 
+/** The render farm's short steps, local activities of its workflows, tried until they pass. */
+export const renderFarmSteps = () => proxyLocalActivities<RenderFarmSteps>({ startToCloseTimeout: '30 seconds', retry: STEP_RETRY });
+
 /**
  * The render farm as a workflow on the render task queue sees it: renders heartbeat, are tried
  * 3 times (a medium that cannot be used is not retried), and their steps are local activities.
@@ -12,7 +15,7 @@ export function renderFarm(heartbeatTimeoutMs: number) {
       heartbeatTimeout: heartbeatTimeoutMs,
       retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumAttempts: RENDER_TRIES },
     }),
-    steps: proxyLocalActivities<RenderFarmSteps>({ startToCloseTimeout: '30 seconds', retry: STEP_RETRY }),
+    steps: renderFarmSteps(),
   };
 }
 
