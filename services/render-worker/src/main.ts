@@ -1,5 +1,5 @@
 import { NativeConnection } from '@temporalio/worker';
-import { keepWorkDirSwept } from '@vp/activities/render-farm';
+import { keepSweeping, SWEEP_EVERY_MS, sweepWorkDir } from '@vp/activities/render-farm';
 import { createBlobStore } from '@vp/blobs';
 import { loadConfig, requireDatabaseUrl } from '@vp/config';
 import { createDb } from '@vp/db';
@@ -21,8 +21,8 @@ const worker = await createRenderWorker({ config, connection, db, blobs: createB
 const stop = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
 // A worker killed mid-render (SIGKILL) leaves its try's folder behind: swept now and every hour.
-keepWorkDirSwept(config.render.workDir, {
-  signal: stop.signal,
+keepSweeping(() => sweepWorkDir(config.render.workDir), {
+  everyMs: SWEEP_EVERY_MS, signal: stop.signal,
   onSwept: (names) => log.info({ workDir: config.render.workDir, swept: names }, 'removed render work a killed worker left'),
   onError: (error) => log.warn({ err: error, workDir: config.render.workDir }, 'the render work folder could not be swept'),
 });

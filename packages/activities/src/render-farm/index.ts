@@ -18,12 +18,13 @@ import { discardVideo, giveUpExport, produceExport } from './produce.ts';
 import { productionProgress } from './progress.ts';
 
 export { mediaFetcher } from './media.ts';
-export { keepWorkDirSwept, sweepWorkDir } from './sweep-work-dir.ts';
+export { keepSweeping } from './keep-sweeping.ts';
+export { SWEEP_EVERY_MS, sweepWorkDir } from './sweep-work-dir.ts';
 
 export type RenderFarmDeps = {
   db: Db;
   blobs: BlobStore;
-  /** Where renders write their intermediate files (removed after each try; `keepWorkDirSwept` sweeps what a killed worker left). */
+  /** Where renders write their intermediate files (removed after each try; `sweepWorkDir` removes what a killed worker left). */
   workDir: string;
   /** RENDER_STALL_MS: a render that reports no phase or progress for this long is stopped, and the try fails (retryable). */
   stallMs: number;

@@ -2,8 +2,7 @@ import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { waitFor } from '@vp/testing';
-import { keepWorkDirSwept, sweepWorkDir } from './sweep-work-dir.ts';
+import { sweepWorkDir } from './sweep-work-dir.ts';
 
 const HOUR = 60 * 60 * 1000;
 let workDir: string;
@@ -41,22 +40,5 @@ describe('sweeping the render work folder', () => {
 
   it('finds nothing to sweep in a work folder that does not exist yet', async () => {
     expect(await sweepWorkDir(join(workDir, 'not-made-yet'))).toEqual([]);
-  });
-
-  it('sweeps at once, then again every period until the worker stops', async () => {
-    await tryFolder('left-before-start', 3 * HOUR);
-    const stop = new AbortController();
-    const swept: string[] = [];
-    keepWorkDirSwept(workDir, { everyMs: 200, signal: stop.signal, onSwept: (names) => swept.push(...names), onError: (error) => swept.push(String(error)) });
-    await waitFor(() => swept.includes('left-before-start'), { what: 'the sweep at start', timeoutMs: 2000 });
-
-    await tryFolder('left-while-running', 3 * HOUR);
-    await waitFor(() => swept.includes('left-while-running'), { what: 'the next sweep', timeoutMs: 2000 });
-
-    stop.abort();
-    await tryFolder('left-after-stop', 3 * HOUR);
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(await entries()).toEqual(['left-after-stop']);
-    expect(swept).toEqual(['left-before-start', 'left-while-running']);
   });
 });

@@ -31,24 +31,3 @@ export async function sweepWorkDir(workDir: string, options: { olderThanMs?: num
   }
   return swept;
 }
-
-/**
- * Sweeps the render work folder now and then every `everyMs` until `signal` aborts. A failed sweep
- * is reported and tried again next time: it must never stop the worker.
- */
-export function keepWorkDirSwept(
-  workDir: string,
-  options: { signal: AbortSignal; onSwept: (names: string[]) => void; onError: (error: unknown) => void; everyMs?: number },
-): void {
-  const sweep = () => {
-    sweepWorkDir(workDir).then((names) => {
-      if (names.length && !options.signal.aborted) options.onSwept(names);
-    }, options.onError);
-  };
-  if (options.signal.aborted) return;
-  sweep();
-  const timer = setInterval(sweep, options.everyMs ?? SWEEP_EVERY_MS);
-  // The worker's process ends when its worker does, not when the sweeping does.
-  timer.unref();
-  options.signal.addEventListener('abort', () => clearInterval(timer), { once: true });
-}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { waitFor } from '@vp/testing';
+import { keepSweeping } from './keep-sweeping.ts';
+
+describe('keeping something swept', () => {
+  it('sweeps at once, then again every period, reports a failed sweep and goes on, and stops with the worker', async () => {
+    // What the next sweeps find: a leftover, a failure, nothing, another leftover.
+    const finds: Array<string[] | Error> = [['left-before-start'], new Error('the store did not answer'), [], ['left-while-running']];
+    let sweeps = 0;
+    const sweep = async () => {
+      sweeps += 1;
+      const found = finds.shift() ?? [];
+      if (found instanceof Error) throw found;
+      return found;
+    };
+    const stop = new AbortController();
+    const reported: string[] = [];
+    keepSweeping(sweep, { everyMs: 100, signal: stop.signal, onSwept: (removed) => reported.push(...removed), onError: (error) => reported.push(String(error)) });
+    expect(sweeps).toBe(1);
+    await waitFor(() => reported.includes('left-while-running'), { what: 'the fourth sweep', timeoutMs: 2000 });
+    expect(reported).toEqual(['left-before-start', 'Error: the store did not answer', 'left-while-running']);
+
+    stop.abort();
+    const after = sweeps;
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(sweeps).toBe(after);
+  });
+
+  it('does not start once the worker has stopped', () => {
+    const stop = new AbortController();
+    stop.abort();
+    let sweeps = 0;
+    keepSweeping(async () => [String(++sweeps)], { everyMs: 100, signal: stop.signal, onSwept: () => {}, onError: () => {} });
+    expect(sweeps).toBe(0);
+  });
+});
