@@ -1,5 +1,8 @@
 export { editUrl, exportFolder, exportKeys, renderImageKey, renderImagesPrefix, sharePosterUrl, shareUrl, shareVideoUrl } from './urls.ts';
 export { ensureProject, MAX_PROJECT_VERSIONS, projectWithHistory, saveVersion } from './projects.ts';
 export { discardExport, ensureExport, failExport, finishExport, queueExport, startExport } from './exports.ts';
-export { createRender, failRender, findRender, finishRender, renderProgress, startRender, toRender, type NewRender, type RenderRecord } from './renders.ts';
+export {
+  confirmRenderStarted, createRender, failRender, findRender, findUnconfirmedRenders, finishRender, RENDER_NOT_STARTED, renderProgress, startRender, toRender,
+  type NewRender, type RenderRecord,
+} from './renders.ts';
 export { checkRenderVideoSignature, renderVideoPath, signedRenderVideoUrl, type SignatureCheck } from './signed-url.ts';

@@ -12,6 +12,9 @@ export type NewRender = {
   imageKeys: string[];
 };
 
+/** Why a render that was recorded but never started has failed (its caller was answered 503, or not at all). */
+export const RENDER_NOT_STARTED = 'The render could not be started.';
+
 /** The row a render workflow starts from; its project and export ids are fixed here for every try. */
 export function createRender(db: Db, input: NewRender): Promise<RenderRow> {
   return db.render.create({ data: { ...input, projectId: randomUUID(), exportId: randomUUID() } });
@@ -60,4 +63,21 @@ export async function finishRender(db: Db, id: string): Promise<void> {
 
 export async function failRender(db: Db, id: string, error: string): Promise<void> {
   await db.render.updateMany({ where: { id, status: { in: ['queued', 'rendering'] } }, data: { status: 'failed', error } });
+}
+
+/**
+ * Renders recorded before `before` and still queued whose workflow the sweep has not yet found:
+ * most wait for a free render worker, but one whose gateway stopped between recording it and
+ * starting its workflow never will. Oldest first, `limit` at most.
+ */
+export async function findUnconfirmedRenders(db: Db, before: Date, limit: number): Promise<Array<{ id: string }>> {
+  return db.render.findMany({
+    where: { status: 'queued', startConfirmedAt: null, createdAt: { lt: before } },
+    orderBy: { createdAt: 'asc' }, take: limit, select: { id: true },
+  });
+}
+
+/** The render's workflow has started: the sweep looks at it no more. */
+export async function confirmRenderStarted(db: Db, id: string): Promise<void> {
+  await db.render.updateMany({ where: { id, startConfirmedAt: null }, data: { startConfirmedAt: new Date() } });
 }

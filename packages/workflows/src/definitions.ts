@@ -86,6 +86,8 @@ export interface RenderFarmSteps {
   failExport(input: { exportId: string; error: string }): Promise<void>;
   /** Fails the export of a video that was not delivered, finished or not, and removes its files. */
   discardVideo(input: DiscardVideoInput): Promise<void>;
+  /** Fails a render that was never started, and removes its images. */
+  abandonRender(input: { renderId: string }): Promise<void>;
 }
 
 export type DiscardVideoInput = { exportId: string; reason: string };

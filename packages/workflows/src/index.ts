@@ -3,6 +3,6 @@ export { productionWorkflow } from './production.ts';
 export { webhookDeliveryWorkflow } from './webhook-delivery.ts';
 export { webhookOutboxSweepWorkflow } from './webhook-outbox.ts';
 export { linkEmailsWorkflow } from './link-emails.ts';
-export { renderWorkflow } from './render.ts';
+export { abandonRenderWorkflow, renderWorkflow } from './render.ts';
 export { exportWorkflow } from './export.ts';
 export { discardVideoWorkflow } from './discard-video.ts';

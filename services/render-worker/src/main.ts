@@ -1,5 +1,6 @@
+import { Client } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
-import { keepSweeping, SWEEP_EVERY_MS, sweepWorkDir } from '@vp/activities/render-farm';
+import { keepSweeping, SWEEP_EVERY_MS, sweepUnstartedRenders, sweepWorkDir } from '@vp/activities/render-farm';
 import { createBlobStore } from '@vp/blobs';
 import { loadConfig, requireDatabaseUrl } from '@vp/config';
 import { createDb } from '@vp/db';
@@ -20,11 +21,18 @@ const worker = await createRenderWorker({ config, connection, db, blobs: createB
 
 const stop = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
-// A worker killed mid-render (SIGKILL) leaves its try's folder behind: swept now and every hour.
+// Swept now and every hour: what a worker killed mid-render (SIGKILL) left in its work folder,
+// and the renders a gateway recorded but stopped before starting.
+const client = new Client({ connection, namespace: config.temporal.namespace });
 keepSweeping(() => sweepWorkDir(config.render.workDir), {
   everyMs: SWEEP_EVERY_MS, signal: stop.signal,
   onSwept: (names) => log.info({ workDir: config.render.workDir, swept: names }, 'removed render work a killed worker left'),
   onError: (error) => log.warn({ err: error, workDir: config.render.workDir }, 'the render work folder could not be swept'),
+});
+keepSweeping(() => sweepUnstartedRenders({ db, client, taskQueuePrefix: config.temporal.taskQueuePrefix }), {
+  everyMs: SWEEP_EVERY_MS, signal: stop.signal,
+  onSwept: (renderIds) => log.info({ renderIds }, 'abandoned renders that were never started'),
+  onError: (error) => log.warn({ err: error }, 'unstarted renders could not be swept; tried again later'),
 });
 log.info({ taskQueue: worker.options.taskQueue, concurrency: config.render.concurrency, blobStore: config.blobs.kind, tools }, 'render worker started');
 await runRenderWorker(worker, stop.signal);

@@ -5,7 +5,7 @@ import type { Phase } from '@vp/contracts';
 import type { Db } from '@vp/db';
 import {
   editUrl, ensureExport, ensureProject, failRender as markRenderFailed,
-  finishRender, renderImagesPrefix, renderProgress, shareUrl, startRender,
+  finishRender, RENDER_NOT_STARTED, renderImagesPrefix, renderProgress, shareUrl, startRender,
 } from '@vp/projects';
 import { toProduction, withCurrentPitch } from '@vp/productions';
 import { composeImages, composeProduction, type FetchMedia, type Resolution } from '@vp/render';
@@ -20,6 +20,7 @@ import { productionProgress } from './progress.ts';
 export { mediaFetcher } from './media.ts';
 export { keepSweeping } from './keep-sweeping.ts';
 export { SWEEP_EVERY_MS, sweepWorkDir } from './sweep-work-dir.ts';
+export { sweepUnstartedRenders } from './sweep-unstarted-renders.ts';
 
 export type RenderFarmDeps = {
   db: Db;
@@ -174,6 +175,13 @@ export function createRenderFarmActivities(deps: RenderFarmDeps): RenderFarmActi
 
     async discardVideo({ exportId, reason }) {
       await discardVideo(deps, exportId, reason);
+    },
+
+    async abandonRender({ renderId }) {
+      await markRenderFailed(db, renderId, RENDER_NOT_STARTED);
+      // Every file under the render's folder, a half-written upload's too.
+      const images = await blobs.list(renderImagesPrefix(renderId));
+      await Promise.all(images.map((key) => blobs.delete(key)));
     },
   };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
@@ -6,10 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { serve } from '@hono/node-server';
-import { Client } from '@temporalio/client';
-import { beforeAll, describe, expect } from 'vitest';
-import { Render, type Scope } from '@vp/contracts';
-import { signedRenderVideoUrl } from '@vp/projects';
+import { Client, type WorkflowClientInterceptor } from '@temporalio/client';
+import { beforeAll, describe, expect, onTestFinished } from 'vitest';
+import { sweepUnstartedRenders } from '@vp/activities/render-farm';
+import { Render, workflowIds, type Scope } from '@vp/contracts';
+import { createRender, renderImagesPrefix, signedRenderVideoUrl } from '@vp/projects';
+import { renderWorkflowStart } from '@vp/workflows/render-start';
 import { seedAccount, test, waitFor } from '@vp/testing';
 import { makeImage, probe } from '../testing/media.ts';
 import { appOverTemporal, createTestGateway, createTestStack, json, withKey } from '../test-app.ts';
@@ -287,6 +290,49 @@ describe('a render whose workflow could not be started', () => {
     // Its image is not kept: no render will read it.
     expect(row.imageKeys).toHaveLength(1);
     expect(await stack.blobs.stat(row.imageKeys[0]!)).toBeNull();
+  });
+});
+
+describe('a render whose gateway stopped before starting it', () => {
+  it('is abandoned by the render farm\'s sweep: failed, its images removed, and a late start refused with 503', async ({ stack, database }) => {
+    const { db } = database;
+    // A gateway that stalls right before starting the workflow, as one that stopped there would.
+    let resume!: () => void;
+    const stalled = new Promise<void>((resolve) => { resume = resolve; });
+    const stallStarts: WorkflowClientInterceptor = { startWithDetails: async (input, next) => (await stalled, next(input)) };
+    const app = appOverTemporal(stack, db, new Client({ connection: stack.temporal.client.connection, interceptors: { workflow: [stallStarts] } }));
+    const me = await caller(stack, db);
+    const answer = app.request('/v1/renders', { method: 'POST', body: form([image(png), ['resolution', '480p']]), headers: { authorization: `Bearer ${me.apiKey}` } });
+    const orphan = await waitFor(async () => {
+      const row = await db.render.findFirst({ where: { accountId: me.account.id } });
+      return row !== null && (await stack.blobs.stat(row.imageKeys[0]!)) !== null && row;
+    }, { what: 'the recorded render and its stored image' });
+
+    // Beside it, a render whose workflow started and waits for a render worker (none polls its queue).
+    const waiting = await createRender(db, { id: randomUUID(), accountId: me.account.id, resolution: '480p', background: 'black', appName: null, accent: null, imageKeys: [] });
+    const handle = await stack.temporal.client.workflow.start('renderWorkflow', renderWorkflowStart(waiting.id, { taskQueuePrefix: 'nobody-polls-', heartbeatTimeoutMs: 20_000 }));
+    onTestFinished(async () => {
+      await handle.terminate().catch(() => {});
+    });
+
+    const sweep = () => sweepUnstartedRenders({ db, client: stack.temporal.client, taskQueuePrefix: stack.config.temporal.taskQueuePrefix }, { olderThanMs: 0 });
+    expect(await sweep()).toEqual([orphan.id]);
+    await stack.temporal.client.workflow.getHandle(workflowIds.render(orphan.id)).result();
+    expect((await json(await me.get(orphan.id))).render).toEqual({
+      id: orphan.id, status: 'failed', progress: 0, projectId: null, resolution: '480p', error: 'The render could not be started.',
+    });
+    expect(await stack.blobs.list(renderImagesPrefix(orphan.id))).toEqual([]);
+    // The render that did start is left to its workflow, and looked at no more.
+    expect(await db.render.findUniqueOrThrow({ where: { id: waiting.id } })).toMatchObject({ status: 'queued', startConfirmedAt: expect.any(Date) });
+    expect(await sweep()).toEqual([]);
+
+    // The stalled gateway wakes: its start is refused, and its caller is told to try again.
+    resume();
+    const res = await answer;
+    expect(res.status).toBe(503);
+    expect(await json(res)).toEqual({ error: expect.stringContaining('cannot be started') });
+    expect(await db.render.findUniqueOrThrow({ where: { id: orphan.id } })).toMatchObject({ status: 'failed', error: 'The render could not be started.' });
+    expect(await stack.blobs.list(renderImagesPrefix(orphan.id))).toEqual([]);
   });
 });
 

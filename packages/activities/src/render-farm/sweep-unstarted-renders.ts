@@ -1,0 +1,38 @@
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Db } from '@vp/db';
+import { confirmRenderStarted, findUnconfirmedRenders } from '@vp/projects';
+import { abandonRenderWorkflowStart } from '@vp/workflows/render-start';
+
+/**
+ * How long a render may stay queued before the sweep asks whether its workflow ever started: far
+ * longer than the request that records it, its upload and image writes included, can last.
+ */
+export const UNSTARTED_AFTER_MS = 60 * 60 * 1000;
+
+/** Renders looked at per sweep; a longer backlog waits for the next. */
+const BATCH = 500;
+
+/**
+ * Abandons the renders recorded over `olderThanMs` ago whose workflow never started (their
+ * gateway stopped in between, so their caller never heard of them): each is failed and its
+ * images removed, by a workflow started under the render's own id. Where that id is taken, the
+ * render's workflow did start: it is waiting for a render worker, and is looked at no more.
+ * Returns the ids of the renders abandoned.
+ */
+export async function sweepUnstartedRenders(
+  deps: { db: Db; client: Client; taskQueuePrefix: string },
+  options: { olderThanMs?: number } = {},
+): Promise<string[]> {
+  const before = new Date(Date.now() - (options.olderThanMs ?? UNSTARTED_AFTER_MS));
+  const abandoned: string[] = [];
+  for (const { id } of await findUnconfirmedRenders(deps.db, before, BATCH)) {
+    try {
+      await deps.client.workflow.start('abandonRenderWorkflow', abandonRenderWorkflowStart(id, deps));
+      abandoned.push(id);
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      await confirmRenderStarted(deps.db, id);
+    }
+  }
+  return abandoned;
+}
