@@ -27,8 +27,11 @@ export type VerifyFailureReason =
 export type VerifyWebhookResult = { ok: true; timestamp: number } | { ok: false; reason: VerifyFailureReason };
 
 export class WebhookVerificationError extends Error {
-  constructor(readonly reason: VerifyFailureReason) {
+  readonly reason: VerifyFailureReason;
+
+  constructor(reason: VerifyFailureReason) {
     super(`Webhook signature verification failed: ${reason}`);
+    this.reason = reason;
     this.name = 'WebhookVerificationError';
   }
 }
