@@ -34,7 +34,11 @@ export interface Plan {
   theme: Theme;
   scenes: ScenePlan[];
   frames: number;
-  /** Milliseconds of each scene's midpoint: keyframes there make the review's samples cheap to decode. */
+  /**
+   * When each scene's middle frame starts, in whole milliseconds, never past it (and after the
+   * frame before): the encoder puts a keyframe on that frame, and the review's keyframe-only seek
+   * to the same time decodes that frame alone.
+   */
   midpoints: number[];
   posterFrame: number;
 }
@@ -61,12 +65,14 @@ export async function planComposition(composition: Composition, theme: Theme): P
       code: scene.code ? await planCode(scene.code, panel, layout, theme, scene.durationMs) : null,
     });
   }
-  const midpoints = scenes.map((s) => Math.round((s.start + s.end) / 2));
+  const frames = frameCount(composition.durationMs);
+  // A time off the frame grid would not do: its keyframe may land on the frame before it, which
+  // the seek then skips, finding no keyframe after it in a short last scene.
+  const middleFrames = scenes.map((s) => Math.min(frames - 1, Math.round((((s.start + s.end) / 2) * FPS) / 1000)));
   return {
-    composition, layout, theme, scenes,
-    frames: frameCount(composition.durationMs),
-    midpoints,
-    posterFrame: Math.min(frameCount(composition.durationMs) - 1, Math.round(((midpoints[0] ?? 0) * FPS) / 1000)),
+    composition, layout, theme, scenes, frames,
+    midpoints: middleFrames.map((frame) => Math.floor((frame * 1000) / FPS)),
+    posterFrame: middleFrames[0] ?? 0,
   };
 }
 

@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { composeProduction } from '../composition/compose-production.ts';
+import { themeFor } from '../draw/theme.ts';
+import { x264Args } from '../encode/x264.ts';
 import { QualityError } from '../errors.ts';
+import { planComposition } from '../plan/plan.ts';
+import { sampleBrief, samplePitch } from '../testing/fixtures.ts';
 import { reviewVideo } from './review.ts';
 
 let dir: string;
@@ -66,5 +71,24 @@ describe('reviewVideo', () => {
     const file = join(dir, 'not-a-video.mp4');
     await promisify(execFile)('sh', ['-c', `echo hello > ${file}`]);
     expect(await failures(file, expected)).toEqual([{ check: 'probe', message: 'the file is not a readable video' }]);
+  });
+
+  it('finds each scene\'s middle frame by its keyframe, where the middle falls between two frames', async () => {
+    // 10 s cut as [3334, 3333, 3333] ms: the middles (1667, 5000.5, 8333.5 ms) are off the frame grid.
+    const pitch = samplePitch([
+      { title: 'One', durationMs: 3334, text: 'first' }, { title: 'Two', durationMs: 3333, text: 'second' }, { title: 'Three', durationMs: 3333, text: 'third' },
+    ]);
+    const composition = composeProduction({ brief: sampleBrief((path) => `https://media.example.com${path}`), pitch });
+    const plan = await planComposition(composition, themeFor(composition.brand, null));
+    expect(plan.midpoints).toEqual([1666, 5000, 8333]);
+    expect(plan.posterFrame).toBe(50);
+
+    // Encoded as the renderer does, with its keyframes at those times.
+    const file = join(dir, 'scene-middles.mp4');
+    await promisify(execFile)('ffmpeg', [
+      '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=30', '-frames:v', String(plan.frames), ...x264Args(plan.midpoints), file,
+    ]);
+    const review = await reviewVideo(file, { width: 320, height: 180, durationMs: 10_000, audio: false, sampleAtMs: plan.midpoints, samplesAreKeyframes: true });
+    expect(review.samples.every((sample) => sample.deviation > 10)).toBe(true);
   });
 });
