@@ -46,6 +46,11 @@ describe('speakable', () => {
     expect(speakable('Invoices export to CSV, with totals and taxes per line', 7)).toBe('Invoices export to CSV.');
     expect(speakable('Invoices export to CSV in one single click', 5)).toBe('Invoices export to CSV in…');
   });
+
+  it('counts words as the pitch check does: "2.4" is two', () => {
+    expect(speakable('Release 2.4 brings faster exports today', 5)).toBe('Release 2.4 brings faster…');
+    expect(speakable('v2.4.1-beta.3 is out', 4)).toBe('');
+  });
 });
 
 describe('humanizePath', () => {

@@ -94,9 +94,16 @@ export function speakable(text: string, maxWords: number): string {
     count += n;
   }
   if (kept.length > 0) return kept.join(' ');
+  // The first sentence's words, counted as above ("2.4" is two), as far as they fit.
   const first = oneLine(parts[0] ?? text).split(' ');
-  if (first.length <= maxWords) return first.join(' ');
-  const head = first.slice(0, maxWords).join(' ');
+  let fitting = 0;
+  for (let said = 0; fitting < first.length; fitting++) {
+    said += words(first[fitting]!).length;
+    if (said > maxWords) break;
+  }
+  if (fitting === first.length) return first.join(' ');
+  const head = first.slice(0, fitting).join(' ');
+  if (!words(head).length) return '';
   // End on a clause when one ends late enough; otherwise trail off.
   const clause = head.search(/[,;:–—](?=[^,;:–—]*$)/u);
   if (clause > 0 && words(head.slice(0, clause)).length >= Math.max(3, maxWords / 2)) return head.slice(0, clause) + '.';

@@ -30,6 +30,28 @@ describe('validatePitchFor', () => {
   });
 });
 
+describe('a voiceover line', () => {
+  const spoken = brief({ format: { durationMs: 6000 } });
+  const shots = (...lines: Array<[durationMs: number, voiceover: string | null]>) => lines.map(([durationMs, voiceover], index) => ({ ...shot, index, durationMs, voiceover, mediaIds: [], codePaths: [] }));
+  const pitch = (list: Pitch['shots']): Pitch => ({ ...valid, shots: list, estimatedCredits: 6 });
+
+  it('fits in the time from its shot\'s start until the next line, about three words a second', () => {
+    // 2 s: 7 words; 1 s: 4.
+    expect(validatePitchFor(spoken, pitch(shots([2000, 'One two three four five six seven.'], [1000, 'One two three four.'], [3000, null])))).toEqual([]);
+    expect(validatePitchFor(spoken, pitch(shots([2000, 'One two three four five six seven eight.'], [1000, 'Release two point four is here.'], [3000, null])))).toEqual([
+      "shots[0].voiceover has 8 words, but the 2 s from its shot's start until the next line fit about 7 (three words a second): shorten the line or lengthen its shot",
+    ]);
+  });
+
+  it('may run on over the quiet shots after it, until the video ends', () => {
+    const long = 'Release two point four brings faster and safer fetching for everyone, with retries and timeouts.';
+    expect(validatePitchFor(spoken, pitch(shots([1000, 'Hello.'], [1000, long], [4000, null])))).toEqual([]);
+    expect(validatePitchFor(spoken, pitch(shots([1000, 'Hello.'], [4000, null], [1000, long])))).toEqual([
+      "shots[2].voiceover has 15 words, but the 1 s from its shot's start until the video ends fit about 4 (three words a second): shorten the line or lengthen its shot",
+    ]);
+  });
+});
+
 describe('checkPitch', () => {
   it('reports schema problems with their place in the pitch', () => {
     const result = checkPitch(b, { ...valid, title: '', shots: [{ ...shot, durationMs: 100 }] });

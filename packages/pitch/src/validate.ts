@@ -1,4 +1,6 @@
 import { creditsFor, Pitch, type Brief } from '@vp/contracts';
+import { words } from './text.ts';
+import { voiceoverRoomWords } from './timing.ts';
 
 /**
  * The rules a pitch must follow for its brief that the Pitch schema cannot express.
@@ -19,6 +21,7 @@ export function validatePitchFor(brief: Brief, pitch: Pitch): string[] {
     for (const id of shot.mediaIds) if (!mediaIds.has(id)) problems.push(`${at}.mediaIds names "${id}", which is not a media id of the brief`);
     for (const path of shot.codePaths) if (!codePaths.has(path)) problems.push(`${at}.codePaths names "${path}", which is not a code path of the brief`);
     if (!sound.voiceover && shot.voiceover !== null) problems.push(`${at}.voiceover must be null: voiceover is off for this brief`);
+    else if (shot.voiceover) problems.push(...lineTooLong(pitch.shots, i));
   });
   if (!sound.music && pitch.music !== null) problems.push('music must be null: music is off for this brief');
   if (pitch.estimatedCredits !== creditsFor(durationMs)) {
@@ -26,6 +29,20 @@ export function validatePitchFor(brief: Brief, pitch: Pitch): string[] {
   }
   if (pitch.verdict === 'skip' && !pitch.verdictReason?.trim()) problems.push('a skip verdict needs a verdictReason saying why');
   return problems;
+}
+
+/**
+ * A line is spoken from its shot's start until the next line starts (it may run on over the
+ * quiet shots after it): one with more words than fit in that time is a problem.
+ */
+function lineTooLong(shots: Pitch['shots'], i: number): string[] {
+  let roomMs = shots[i]!.durationMs;
+  for (let next = i + 1; next < shots.length && !shots[next]!.voiceover; next++) roomMs += shots[next]!.durationMs;
+  const said = words(shots[i]!.voiceover ?? '').length;
+  const room = voiceoverRoomWords(roomMs / 1000);
+  if (said <= room) return [];
+  const until = shots.slice(i + 1).some((shot) => shot.voiceover) ? 'the next line' : 'the video ends';
+  return [`shots[${i}].voiceover has ${said} words, but the ${roomMs / 1000} s from its shot's start until ${until} fit about ${room} (three words a second): shorten the line or lengthen its shot`];
 }
 
 export type PitchCheck = { ok: true; pitch: Pitch } | { ok: false; problems: string[] };

@@ -1,7 +1,7 @@
 import { creditsFor, type Pitch, type Shot } from '@vp/contracts';
 import { foldDirectives, readComment, type Directives } from '../directives.ts';
 import { articleForNumber, clip, line, optionalLine, speakable, words } from '../text.ts';
-import { shotCountRange, splitDuration } from '../timing.ts';
+import { shotCountRange, splitDuration, voiceoverRoomWords } from '../timing.ts';
 import type { PitchWriter, WriteInput } from '../writer.ts';
 import { attachMedia, ensureCount, fit, spotlight } from './arrange.ts';
 import { revisionNote } from './revision.ts';
@@ -72,9 +72,7 @@ function toShot(story: Story, directives: Directives, scene: Scene, index: numbe
   const seconds = durationMs / 1000;
   const { sound } = story.brief.format;
   const readable = Math.min(500, Math.max(40, Math.round(seconds * 30)));
-  // A brisk promo read runs about three words a second.
-  const speakableWords = Math.max(4, Math.floor(seconds * 3) + 1);
-  const voiceover = sound.voiceover && directives.voiceover && scene.voiceover ? speakable(scene.voiceover, speakableWords) : null;
+  const voiceover = sound.voiceover && directives.voiceover && scene.voiceover ? speakable(scene.voiceover, voiceoverRoomWords(seconds)) : null;
   return {
     index,
     title: line(scene.title, 120, `Shot ${index + 1}`),
