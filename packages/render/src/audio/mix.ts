@@ -7,7 +7,7 @@ import { dbToGain, SAMPLE_RATE, StereoTrack } from './pcm.ts';
 import { impact, musicBed, whoosh } from './synth.ts';
 import { speak } from './voice.ts';
 
-/** Voice lines end this long before their scene does, so they never run into the next cut. */
+/** Voice lines end this long before the next line starts (or the video ends), so two never overlap. */
 const VOICE_TAIL_MS = 150;
 
 export interface Stems {
