@@ -196,6 +196,18 @@ describe('fetchPublic', () => {
     expect([empty.status, empty.body.length]).toEqual([204, 0]);
   });
 
+  it('keeps what arrived of a body that breaks off, when asked: the status stands', async () => {
+    const trickled = await fetchPublic(`http://127.0.0.1:${port}/trickle`, { ...local, timeoutMs: 300, maxBytes: 1e6, keepPartialBody: true });
+    expect(trickled).toMatchObject({ status: 200, incomplete: true, truncated: false });
+    expect(trickled.body.toString()).toMatch(/^x+$/);
+    const cut = await fetchPublic(`http://127.0.0.1:${port}/cut-short`, { ...local, keepPartialBody: true });
+    expect(cut).toMatchObject({ status: 200, incomplete: true, body: Buffer.alloc(10, 4) });
+    const whole = await fetchPublic(`http://127.0.0.1:${port}/sized`, { ...local, keepPartialBody: true });
+    expect(whole).toMatchObject({ status: 200, incomplete: false, body: Buffer.alloc(1000, 3) });
+    // No answer at all is still a failure.
+    await expect(fetchPublic(`http://127.0.0.1:${port}/slow`, { ...local, timeoutMs: 200, keepPartialBody: true })).rejects.toBeInstanceOf(FetchTimeoutError);
+  });
+
   it('honours the caller\'s abort signal', async () => {
     const controller = new AbortController();
     const pending = fetchPublic(`http://127.0.0.1:${port}/slow`, { ...local, signal: controller.signal });

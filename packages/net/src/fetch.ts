@@ -22,6 +22,12 @@ export interface FetchPublicOptions {
   resolve?: Resolver;
   /** Certificate authorities to trust for https instead of the system's (tests trust a self-signed receiver). */
   ca?: string | Buffer | Array<string | Buffer>;
+  /**
+   * An answer whose body breaks off (the time runs out, the connection drops, it is shorter than
+   * its Content-Length) is returned with what arrived and `incomplete`, not failed: for callers to
+   * whom the status is the answer (a webhook receiver's 2xx acknowledges however its body ends).
+   */
+  keepPartialBody?: boolean;
 }
 
 export interface PublicResponse {
@@ -31,6 +37,8 @@ export interface PublicResponse {
   body: Buffer;
   /** True when the body was cut at `maxBytes`. */
   truncated: boolean;
+  /** True when the body broke off before its end (only with `keepPartialBody`). */
+  incomplete: boolean;
   /** The address the request was sent to: the one that was checked. */
   address: string;
 }
@@ -123,17 +131,22 @@ function send(url: URL, address: string, options: FetchPublicOptions, signal: Ab
       ? error
       : new ConnectionError(url.href, address, (error as NodeJS.ErrnoException).code ?? null, { cause: error })));
 
-    request.on('error', failed);
+    let answered = false;
+    // Once the answer has come, a failure breaks off its body: the body's reading settles it.
+    request.on('error', (error) => (answered && options.keepPartialBody ? undefined : failed(error)));
     request.on('response', (response) => {
-      readBody(response, url.href, options).then(({ body, truncated }) => {
-        done({ url: url.href, status: response.statusCode ?? 0, headers: toHeaders(response.rawHeaders), body, truncated, address });
+      answered = true;
+      readBody(response, url.href, options).then(({ body, truncated, incomplete }) => {
+        done({ url: url.href, status: response.statusCode ?? 0, headers: toHeaders(response.rawHeaders), body, truncated, incomplete, address });
       }, failed);
     });
     request.end(options.body);
   });
 }
 
-async function readBody(response: http.IncomingMessage, url: string, options: FetchPublicOptions) {
+type Body = { body: Buffer; truncated: boolean; incomplete: boolean };
+
+async function readBody(response: http.IncomingMessage, url: string, options: FetchPublicOptions): Promise<Body> {
   const { maxBytes } = options;
   const truncate = options.onTooLarge === 'truncate';
   const declared = Number(response.headers['content-length']);
@@ -145,37 +158,45 @@ async function readBody(response: http.IncomingMessage, url: string, options: Fe
   // (An answer to HEAD, a 1xx, 204 or 304 has no body, whatever its Content-Length says.)
   const status = response.statusCode ?? 0;
   const bodiless = options.method === 'HEAD' || status < 200 || status === 204 || status === 304;
-  if (!bodiless && Number.isInteger(declared) && declared > 0 && declared <= maxBytes) return { body: await readDeclared(response, url, declared), truncated: false };
+  if (!bodiless && Number.isInteger(declared) && declared > 0 && declared <= maxBytes) return readDeclared(response, url, declared, options);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of response as AsyncIterable<Buffer>) {
-    if (size + chunk.length > maxBytes) {
-      response.destroy();
-      if (!truncate) throw new ResponseTooLargeError(url, maxBytes);
-      chunks.push(chunk.subarray(0, maxBytes - size));
-      return { body: Buffer.concat(chunks), truncated: true };
+  try {
+    for await (const chunk of response as AsyncIterable<Buffer>) {
+      if (size + chunk.length > maxBytes) {
+        response.destroy();
+        if (!truncate) throw new ResponseTooLargeError(url, maxBytes);
+        chunks.push(chunk.subarray(0, maxBytes - size));
+        return { body: Buffer.concat(chunks), truncated: true, incomplete: false };
+      }
+      chunks.push(chunk);
+      size += chunk.length;
     }
-    chunks.push(chunk);
-    size += chunk.length;
+  } catch (error) {
+    if (!options.keepPartialBody || error instanceof ResponseTooLargeError) throw error;
+    return { body: Buffer.concat(chunks), truncated: false, incomplete: true };
   }
-  return { body: Buffer.concat(chunks), truncated: false };
+  return { body: Buffer.concat(chunks), truncated: false, incomplete: false };
 }
 
 /** A body of `length` bytes, as its Content-Length says; one that says otherwise is a failed connection. */
-async function readDeclared(response: http.IncomingMessage, url: string, length: number): Promise<Buffer> {
+async function readDeclared(response: http.IncomingMessage, url: string, length: number, options: FetchPublicOptions): Promise<Body> {
   const body = Buffer.allocUnsafe(length);
   let size = 0;
-  for await (const chunk of response as AsyncIterable<Buffer>) {
-    // Node ends a response that overruns its length with an error; never write past the buffer.
-    if (size + chunk.length > length) break;
-    chunk.copy(body, size);
-    size += chunk.length;
+  try {
+    for await (const chunk of response as AsyncIterable<Buffer>) {
+      // Node ends a response that overruns its length with an error; never write past the buffer.
+      if (size + chunk.length > length) break;
+      chunk.copy(body, size);
+      size += chunk.length;
+    }
+  } catch (error) {
+    if (!options.keepPartialBody) throw error;
   }
-  if (size !== length) {
-    response.destroy();
-    throw new ConnectionError(url, null, 'ERR_INCOMPLETE_BODY');
-  }
-  return body;
+  if (size === length) return { body, truncated: false, incomplete: false };
+  response.destroy();
+  if (options.keepPartialBody) return { body: body.subarray(0, size), truncated: false, incomplete: true };
+  throw new ConnectionError(url, null, 'ERR_INCOMPLETE_BODY');
 }
 
 function toHeaders(raw: string[]): Headers {

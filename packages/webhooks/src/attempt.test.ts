@@ -127,6 +127,20 @@ describe('a delivery attempt', () => {
     });
   });
 
+  it('takes a 2xx as the answer however its body ends: one that does not end in time is still a success', async ({ deps }) => {
+    receiver.respondWith(() => ({ status: 200, body: 'thanks', bodyDelayMs: 1500 }));
+    const { delivery } = await pingTo(deps.db);
+    expect(await attemptDelivery(deps, { deliveryId: delivery.id, attempt: 1, retryInMs: 50 })).toEqual({ done: true });
+    expect(await deliveryRow(deps.db, delivery.id)).toMatchObject({
+      status: 'succeeded', attempts: 1, lastResponseStatus: 200, lastResponseBody: '', lastError: null, nextAttemptAt: null,
+    });
+    // A 500 whose body does not end in time is a failure with its status.
+    receiver.respondWith(() => ({ status: 500, body: 'oops', bodyDelayMs: 1500 }));
+    const failing = await pingTo(deps.db);
+    expect(await attemptDelivery(deps, { deliveryId: failing.delivery.id, attempt: 1, retryInMs: 50 })).toEqual({ done: false });
+    expect(await deliveryRow(deps.db, failing.delivery.id)).toMatchObject({ status: 'pending', lastResponseStatus: 500, lastError: 'The endpoint answered 500.' });
+  });
+
   it('keeps at most 4 KiB of the answer', async ({ deps }) => {
     receiver.respondWith(() => ({ status: 500, body: 'é'.repeat(5000) }));
     const { delivery } = await pingTo(deps.db);

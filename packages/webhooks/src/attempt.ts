@@ -89,6 +89,8 @@ async function send(deps: AttemptDeps, endpoint: AttemptEndpoint, headers: Recor
       timeoutMs: settings.timeoutMs,
       maxBytes: READ_BYTES,
       onTooLarge: 'truncate',
+      // Any 2xx acknowledges: a body that does not end in time takes nothing from the status.
+      keepPartialBody: true,
       allowPrivate: settings.allowPrivateUrls,
       ca: transport?.ca,
       resolve: transport?.resolve,

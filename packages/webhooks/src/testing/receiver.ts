@@ -5,7 +5,8 @@ import { generate } from 'selfsigned';
 
 export type Received = { at: number; path: string; headers: IncomingHttpHeaders; body: string };
 /** `body` as a string is sent as UTF-8; a Buffer as its bytes. */
-export type Answer = { status: number; body?: string | Buffer; headers?: Record<string, string>; delayMs?: number };
+/** `bodyDelayMs`: the status and headers go at once (after `delayMs`), the body this much later. */
+export type Answer = { status: number; body?: string | Buffer; headers?: Record<string, string>; delayMs?: number; bodyDelayMs?: number };
 /** Decides the answer to the n-th request (0-based). */
 export type Responder = (request: Received, index: number) => Answer;
 
@@ -44,7 +45,11 @@ export async function startReceiver(responder: Responder = () => ({ status: 200,
       const answer = respond(request, received.length);
       received.push(request);
       const reply = () => {
-        if (!res.destroyed) res.writeHead(answer.status, answer.headers).end(answer.body ?? '');
+        if (res.destroyed) return;
+        res.writeHead(answer.status, answer.headers);
+        if (!answer.bodyDelayMs) return res.end(answer.body ?? '');
+        res.flushHeaders();
+        setTimeout(() => res.destroyed || res.end(answer.body ?? ''), answer.bodyDelayMs).unref();
       };
       if (answer.delayMs) setTimeout(reply, answer.delayMs).unref();
       else reply();
