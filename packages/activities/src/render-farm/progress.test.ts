@@ -2,7 +2,7 @@ import { describe, expect } from 'vitest';
 import { Brief, type Phase } from '@vp/contracts';
 import type { Db } from '@vp/db';
 import { createProduction } from '@vp/productions';
-import { seedAccount, test } from '@vp/testing';
+import { failWrites, seedAccount, test } from '@vp/testing';
 import { productionProgress } from './progress.ts';
 
 /** A production whose video is being made. */
@@ -31,6 +31,15 @@ describe('render progress in the read model', () => {
     expect(row.queue).toMatchObject({ phase: 'building', retrying: false, lastProgress: 'Building the video frame by frame.' });
     const notes = await database.db.productionEvent.findMany({ where: { productionId: id, kind: 'note' }, orderBy: { seq: 'asc' } });
     expect(notes.map((n) => n.stepKey)).toEqual([`${id}:render:1:preparing`, `${id}:render:1:building`]);
+  });
+
+  test('tries a write again when the database blinks: the phase\'s note (and so its event) is not lost', async ({ database }) => {
+    const id = await making(database.db);
+    const outage = await failWrites(database.db, { table: 'production_events', on: 'INSERT', when: `NEW.kind = 'note' AND NEW.production_id = '${id}'`, times: 2 });
+    await report(database.db, id, 1, 'building');
+    expect(await outage.tried()).toBe(3);
+    const notes = await database.db.productionEvent.findMany({ where: { productionId: id, kind: 'note' } });
+    expect(notes.map((n) => n.stepKey)).toEqual([`${id}:render:1:building`]);
   });
 
   test('drops what a replaced try reports once the next try has reported: the queue never goes back a try', async ({ database }) => {

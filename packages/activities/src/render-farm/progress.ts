@@ -5,6 +5,9 @@ import type { EventPublisher } from '../publish.ts';
 
 const SYSTEM = { actor: 'system', actorName: 'Video Production Service' };
 
+/** A write that fails is tried again after these pauses (a database that blinks), then given up. */
+const WRITE_RETRIES_MS = [200, 1000, 3000];
+
 const IN_WORDS: Record<Phase, string> = {
   preparing: 'Preparing: fetching the media and recording the voiceover.',
   planning: 'Planning the shots, their timing and transitions.',
@@ -22,7 +25,8 @@ const IN_WORDS: Record<Phase, string> = {
  * starts over after a try that failed while exporting.
  * A try the server gave up on may report on in the moment before it hears: once a later try
  * has reported, its reports are dropped, so neither the queue status nor the stage goes back a try.
- * Writes run in order, off the render's path; `flush` waits for them and reports a failure.
+ * Writes run in order, off the render's path, each tried again a few times before it is given
+ * up (its step key makes a retried write add nothing); `flush` waits for them and reports a failure.
  */
 export function productionProgress(
   deps: { db: Db; events?: EventPublisher },
@@ -88,7 +92,7 @@ export function productionProgress(
 
   /** Writes run one after another, in the order reported; the first failure is kept for `flush`. */
   function queue(write: () => Promise<void>) {
-    writes = writes.then(write).catch((error: unknown) => {
+    writes = writes.then(() => retried(write)).catch((error: unknown) => {
       failure ??= error;
     });
   }
@@ -105,3 +109,14 @@ export function productionProgress(
 
 /** A report from a try that a later try has replaced. */
 class Superseded extends Error {}
+
+async function retried(write: () => Promise<void>): Promise<void> {
+  for (const pauseMs of WRITE_RETRIES_MS) {
+    try {
+      return await write();
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+  }
+  return write();
+}
