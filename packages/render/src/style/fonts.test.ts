@@ -1,5 +1,6 @@
 import { createCanvas } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
+import { RENDER_FONTS } from '../system-packages.ts';
 import { font, monoStack, sansStack } from './fonts.ts';
 
 /** The RGBA pixels of a line of text typed in white on black, 80 px bold. */
@@ -41,6 +42,20 @@ describe('font stacks', () => {
     const drawn = ['公', '開', '한', '文'].map((character) => glyph(character, sansStack(null)));
     expect(new Set(drawn).size).toBe(4);
     expect(drawn.every((pixels) => pixels !== glyph('\u{10FFFD}', sansStack(null)))).toBe(true);
+  });
+
+  it('type in a brand\'s font when the machine has it, whatever its case; in Noto Sans when it does not', () => {
+    for (const brand of ['Inter', 'roboto', 'Open Sans', 'LATO']) {
+      expect(sansStack(brand).toLowerCase().startsWith(`"${brand.toLowerCase()}"`)).toBe(true);
+      expect(glyph('Rg', sansStack(brand))).not.toBe(glyph('Rg', sansStack(null)));
+    }
+    expect(sansStack('Some Brand Font').startsWith('"Noto Sans"')).toBe(true);
+    expect(RENDER_FONTS.map((f) => f.family)).toEqual(expect.arrayContaining(['Inter', 'Roboto', 'Open Sans', 'Lato']));
+  });
+
+  it('type code in JetBrains Mono', () => {
+    expect(monoStack().startsWith('"JetBrains Mono"')).toBe(true);
+    expect(glyph('0g', monoStack())).not.toBe(glyph('0g', '"DejaVu Sans Mono"'));
   });
 
   it('type plain text in white, with no colour', () => {

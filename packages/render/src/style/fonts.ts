@@ -1,9 +1,9 @@
 import { GlobalFonts } from '@napi-rs/canvas';
 
 /**
- * Installed with fonts-noto-core, fonts-dejavu-core, fonts-noto-cjk and fonts-noto-color-emoji:
- * DejaVu covers symbols Noto Sans lacks, Noto Sans CJK Chinese, Japanese and Korean, and release
- * notes and commit messages are full of emoji.
+ * Installed with the packages of RENDER_FONTS (see system-packages.ts): DejaVu covers symbols
+ * Noto Sans lacks, Noto Sans CJK Chinese, Japanese and Korean, and release notes and commit
+ * messages are full of emoji. Code is typed in JetBrains Mono.
  */
 const CJK_AND_EMOJI = ['Noto Sans CJK JP', 'Noto Color Emoji'];
 const SANS_FALLBACK = ['Noto Sans', 'DejaVu Sans', ...CJK_AND_EMOJI];
