@@ -42,6 +42,17 @@ describe('render progress in the read model', () => {
     expect(notes.map((n) => n.stepKey)).toEqual([`${id}:render:1:building`]);
   });
 
+  test('gives a write up after its retries, and then tries the others once: a try never waits long on a database that is down', async ({ database }) => {
+    const id = await making(database.db);
+    const outage = await failWrites(database.db, { table: 'production_events', on: 'INSERT', when: `NEW.kind = 'note' AND NEW.production_id = '${id}'`, times: 100 });
+    const progress = productionProgress({ db: database.db }, { productionId: id, attempt: 1, maxAttempts: 3 });
+    progress.phase('preparing');
+    progress.phase('planning');
+    progress.phase('building');
+    await expect(progress.flush()).rejects.toThrow('the database is unavailable');
+    expect(await outage.tried()).toBe(4 + 1 + 1);
+  });
+
   test('drops what a replaced try reports once the next try has reported: the queue never goes back a try', async ({ database }) => {
     const id = await making(database.db);
     await report(database.db, id, 1, 'preparing');

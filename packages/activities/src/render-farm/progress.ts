@@ -90,9 +90,12 @@ export function productionProgress(
     }, 'production.progress');
   }
 
-  /** Writes run one after another, in the order reported; the first failure is kept for `flush`. */
+  /**
+   * Writes run one after another, in the order reported; the first failure is kept for `flush`.
+   * After one, the database is likely down: the others are tried once, so a try never waits long.
+   */
   function queue(write: () => Promise<void>) {
-    writes = writes.then(() => retried(write)).catch((error: unknown) => {
+    writes = writes.then(() => retried(write, failure ? [] : WRITE_RETRIES_MS)).catch((error: unknown) => {
       failure ??= error;
     });
   }
@@ -110,8 +113,8 @@ export function productionProgress(
 /** A report from a try that a later try has replaced. */
 class Superseded extends Error {}
 
-async function retried(write: () => Promise<void>): Promise<void> {
-  for (const pauseMs of WRITE_RETRIES_MS) {
+async function retried(write: () => Promise<void>, pausesMs: number[]): Promise<void> {
+  for (const pauseMs of pausesMs) {
     try {
       return await write();
     } catch {
