@@ -42,6 +42,15 @@ describe('render progress in the read model', () => {
     expect(notes.map((n) => n.stepKey)).toEqual([`${id}:render:1:building`]);
   });
 
+  test('a retry that starts over after a try failed while exporting moves the stage back to making, even when that write is tried again', async ({ database }) => {
+    const id = await making(database.db);
+    await report(database.db, id, 1, 'exporting');
+    const outage = await failWrites(database.db, { table: 'production_events', on: 'INSERT', when: `NEW.kind = 'stage' AND NEW.production_id = '${id}'`, times: 1 });
+    await report(database.db, id, 2, 'preparing');
+    expect(await outage.tried()).toBe(2);
+    expect((await database.db.production.findUniqueOrThrow({ where: { id } })).stage).toBe('making');
+  });
+
   test('gives a write up after its retries, and then tries the others once: a try never waits long on a database that is down', async ({ database }) => {
     const id = await making(database.db);
     const outage = await failWrites(database.db, { table: 'production_events', on: 'INSERT', when: `NEW.kind = 'note' AND NEW.production_id = '${id}'`, times: 100 });

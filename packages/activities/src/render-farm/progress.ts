@@ -61,11 +61,15 @@ export function productionProgress(
   // A retry's first phase may find the stage where the try before it left it (exporting).
   let startingOver = retrying;
 
-  async function record(phase: Phase) {
-    // Only a move is recorded: from making to exporting, or back when a retry starts over.
-    if (phase === 'exporting' || startingOver) {
-      startingOver = false;
-      const stage = phase === 'exporting' ? 'exporting' : 'making';
+  /** Only a move is recorded: from making to exporting, or back when a retry starts over. */
+  function stageMove(phase: Phase): 'making' | 'exporting' | null {
+    const stage = phase === 'exporting' ? 'exporting' : startingOver ? 'making' : null;
+    startingOver = false;
+    return stage;
+  }
+
+  async function record(phase: Phase, stage: 'making' | 'exporting' | null) {
+    if (stage) {
       await apply({
         productionId, stepKey: `${productionId}:${stage}:${attempt}`, from: [stage === 'exporting' ? 'making' : 'exporting'],
         event: { kind: 'stage', ...SYSTEM, payload: { stage } },
@@ -101,7 +105,11 @@ export function productionProgress(
   }
 
   return {
-    phase: (phase: Phase) => queue(() => record(phase)),
+    phase: (phase: Phase) => {
+      // Decided when reported, not when written: a write tried again makes the same move.
+      const stage = stageMove(phase);
+      queue(() => record(phase, stage));
+    },
     retryFollows: () => queue(recordRetry),
     async flush() {
       await writes;
