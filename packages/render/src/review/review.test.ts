@@ -10,6 +10,7 @@ import { x264Args } from '../encode/x264.ts';
 import { QualityError } from '../errors.ts';
 import { planComposition } from '../plan/plan.ts';
 import { sampleBrief, samplePitch } from '../testing/fixtures.ts';
+import { grabFrames } from './frames.ts';
 import { reviewVideo } from './review.ts';
 
 let dir: string;
@@ -90,5 +91,10 @@ describe('reviewVideo', () => {
     ]);
     const review = await reviewVideo(file, { width: 320, height: 180, durationMs: 10_000, audio: false, sampleAtMs: plan.midpoints, samplesAreKeyframes: true });
     expect(review.samples.every((sample) => sample.deviation > 10)).toBe(true);
+    // The keyframe-only seek lands on the very frame a full decode finds there, not a later keyframe.
+    const grab = (keyframesOnly: boolean) => grabFrames(file, plan.midpoints, { width: 320, height: 180, format: 'gray', keyframesOnly });
+    const [sampled, decoded] = await Promise.all([grab(true), grab(false)]);
+    expect(sampled.map((picture) => picture.data.length)).toEqual([57_600, 57_600, 57_600]);
+    expect(sampled.map((picture) => picture.data)).toEqual(decoded.map((picture) => picture.data));
   });
 });
