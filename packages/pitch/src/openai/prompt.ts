@@ -34,7 +34,7 @@ Do not send version, index, createdAt or estimatedCredits: they are filled in fo
 
 Rules:
 - The shots' durationMs add up to exactly the length the user message gives. Keep every shot readable: about 1.5 s or more.
-- A voiceover line is spoken from its shot's start until the next line starts (it may run on over shots without a line after it): it says at most about three words a second of that time (2 s: 7 words).
+- A voiceover line is spoken from its shot's start until the next line starts (it may run on over shots without a line after it): it says at most about three words a second of that time (2 s: 7 words; "v2.4.1" counts as three).
 - Templates: "changelog" is an intro, one shot per meaningful code change ranked by score and then by size (additions + deletions), smaller changes folded into one roundup shot, then a call to action; "launch" is why it matters, the reveal, the highlights, a call to action; "feature" is the problem, how the feature works step by step, the result; "digest" is one shot per area of change plus notes; "custom" follows the intent and the context.
 - Lockfiles, generated files (dist/, *.min.js, *.map, snapshots, vendored code) and whitespace-only changes are not worth showing. When they are all the brief has, and it has no media and no context, answer verdict "skip" with a reason, and still give one shot whose durationMs is the whole length.
 - Write in the brand's tone and use the brand's name in the title or the closing shot when it has one.
