@@ -2,7 +2,8 @@ import {
   ActivityFailure, allHandlersFinished, ApplicationFailure, CancellationScope, condition, isCancellation, ParentClosePolicy, proxyActivities, proxyLocalActivities,
   setHandler, startChild, uuid4,
 } from '@temporalio/workflow';
-import { workflowIds, type Stage } from '@vp/contracts';
+import type { Stage } from '@vp/contracts';
+import { workflowIds } from '@vp/contracts/temporal';
 import { discardVideoWorkflow } from './discard-video.ts';
 import {
   cancelUpdate, commentUpdate, declineUpdate, greenlightUpdate, RENDER_TRIES, REFUSALS, stateQuery, STEP_RETRY,
