@@ -17,7 +17,8 @@ const tools = await checkRenderTools().catch((error: unknown) => {
 });
 const db = createDb(requireDatabaseUrl(config), { max: 4 });
 const connection = await NativeConnection.connect({ address: config.temporal.address ?? 'localhost:7233' });
-const worker = await createRenderWorker({ config, connection, db, blobs: createBlobStore(config.blobs) });
+const blobs = createBlobStore(config.blobs);
+const worker = await createRenderWorker({ config, connection, db, blobs });
 
 const stop = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
@@ -29,7 +30,7 @@ keepSweeping(() => sweepWorkDir(config.render.workDir), {
   onSwept: (names) => log.info({ workDir: config.render.workDir, swept: names }, 'removed render work a killed worker left'),
   onError: (error) => log.warn({ err: error, workDir: config.render.workDir }, 'the render work folder could not be swept'),
 });
-keepSweeping(() => sweepUnstartedRenders({ db, client, taskQueuePrefix: config.temporal.taskQueuePrefix }), {
+keepSweeping(() => sweepUnstartedRenders({ db, blobs, client, taskQueuePrefix: config.temporal.taskQueuePrefix }), {
   everyMs: SWEEP_EVERY_MS, signal: stop.signal,
   onSwept: (renderIds) => log.info({ renderIds }, 'abandoned renders that were never started'),
   onError: (error) => log.warn({ err: error }, 'unstarted renders could not be swept; tried again later'),

@@ -5,7 +5,7 @@ import type { Phase } from '@vp/contracts';
 import type { Db } from '@vp/db';
 import {
   editUrl, ensureExport, ensureProject, failRender as markRenderFailed,
-  finishRender, RENDER_NOT_STARTED, renderImagesPrefix, renderProgress, shareUrl, startRender,
+  finishRender, renderImagesPrefix, renderProgress, shareUrl, startRender,
 } from '@vp/projects';
 import { toProduction, withCurrentPitch } from '@vp/productions';
 import { composeImages, composeProduction, type FetchMedia, type Resolution } from '@vp/render';
@@ -16,6 +16,7 @@ import { renderHeartbeats } from './heartbeat.ts';
 import { mediaFetcher } from './media.ts';
 import { discardVideo, giveUpExport, produceExport } from './produce.ts';
 import { productionProgress } from './progress.ts';
+import { abandonRender } from './sweep-unstarted-renders.ts';
 
 export { mediaFetcher } from './media.ts';
 export { keepSweeping } from './keep-sweeping.ts';
@@ -178,10 +179,7 @@ export function createRenderFarmActivities(deps: RenderFarmDeps): RenderFarmActi
     },
 
     async abandonRender({ renderId }) {
-      await markRenderFailed(db, renderId, RENDER_NOT_STARTED);
-      // Every file under the render's folder, a half-written upload's too.
-      const images = await blobs.list(renderImagesPrefix(renderId));
-      await Promise.all(images.map((key) => blobs.delete(key)));
+      await abandonRender(deps, renderId);
     },
   };
 }

@@ -1,6 +1,8 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { BlobStore } from '@vp/blobs';
+import { workflowIds } from '@vp/contracts/temporal';
 import type { Db } from '@vp/db';
-import { confirmRenderStarted, findUnconfirmedRenders } from '@vp/projects';
+import { confirmRenderStarted, failRender, findUnconfirmedRenders, RENDER_NOT_STARTED, renderImagesPrefix } from '@vp/projects';
 import { abandonRenderWorkflowStart } from '@vp/workflows/render-start';
 
 /**
@@ -16,11 +18,12 @@ const BATCH = 500;
  * Abandons the renders recorded over `olderThanMs` ago whose workflow never started (their
  * gateway stopped in between, so their caller never heard of them): each is failed and its
  * images removed, by a workflow started under the render's own id. Where that id is taken, the
- * render's workflow did start: it is waiting for a render worker, and is looked at no more.
- * Returns the ids of the renders abandoned.
+ * render's workflow did start: still running, it waits for a render worker and is looked at no
+ * more; ended with the render still queued (stopped by hand), nothing will make it, and the sweep
+ * abandons it itself. Returns the ids of the renders abandoned.
  */
 export async function sweepUnstartedRenders(
-  deps: { db: Db; client: Client; taskQueuePrefix: string },
+  deps: { db: Db; blobs: BlobStore; client: Client; taskQueuePrefix: string },
   options: { olderThanMs?: number } = {},
 ): Promise<string[]> {
   const before = new Date(Date.now() - (options.olderThanMs ?? UNSTARTED_AFTER_MS));
@@ -31,8 +34,21 @@ export async function sweepUnstartedRenders(
       abandoned.push(id);
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-      await confirmRenderStarted(deps.db, id);
+      const { status } = await deps.client.workflow.getHandle(workflowIds.render(id)).describe();
+      if (status.name === 'RUNNING') {
+        await confirmRenderStarted(deps.db, id);
+      } else if ((await deps.db.render.findUnique({ where: { id }, select: { status: true } }))?.status === 'queued') {
+        await abandonRender(deps, id);
+        abandoned.push(id);
+      }
     }
   }
   return abandoned;
+}
+
+/** Fails a render that will never be made, and removes every file under its folder, a half-written upload's too. */
+export async function abandonRender(deps: { db: Db; blobs: BlobStore }, renderId: string): Promise<void> {
+  await failRender(deps.db, renderId, RENDER_NOT_STARTED);
+  const images = await deps.blobs.list(renderImagesPrefix(renderId));
+  await Promise.all(images.map((key) => deps.blobs.delete(key)));
 }

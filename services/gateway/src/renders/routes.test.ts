@@ -294,7 +294,7 @@ describe('a render whose workflow could not be started', () => {
 });
 
 describe('a render whose gateway stopped before starting it', () => {
-  it('is abandoned by the render farm\'s sweep: failed, its images removed, and a late start refused with 503', async ({ stack, database }) => {
+  it('is abandoned by the render farm\'s sweep: failed, its images removed, and a late start refused with 503; so is one whose workflow was stopped by hand', async ({ stack, database }) => {
     const { db } = database;
     // A gateway that stalls right before starting the workflow, as one that stopped there would.
     let resume!: () => void;
@@ -308,15 +308,23 @@ describe('a render whose gateway stopped before starting it', () => {
       return row !== null && (await stack.blobs.stat(row.imageKeys[0]!)) !== null && row;
     }, { what: 'the recorded render and its stored image' });
 
-    // Beside it, a render whose workflow started and waits for a render worker (none polls its queue).
-    const waiting = await createRender(db, { id: randomUUID(), accountId: me.account.id, resolution: '480p', background: 'black', appName: null, accent: null, imageKeys: [] });
-    const handle = await stack.temporal.client.workflow.start('renderWorkflow', renderWorkflowStart(waiting.id, { taskQueuePrefix: 'nobody-polls-', heartbeatTimeoutMs: 20_000 }));
+    // Beside it, a render whose workflow started and waits for a render worker (none polls its
+    // queue), and one whose workflow was stopped by hand while it waited.
+    const queuedRender = () => createRender(db, { id: randomUUID(), accountId: me.account.id, resolution: '480p', background: 'black', appName: null, accent: null, imageKeys: [] });
+    const startNowhere = (id: string) => stack.temporal.client.workflow.start('renderWorkflow', renderWorkflowStart(id, { taskQueuePrefix: 'nobody-polls-', heartbeatTimeoutMs: 20_000 }));
+    const waiting = await queuedRender();
+    const handle = await startNowhere(waiting.id);
     onTestFinished(async () => {
       await handle.terminate().catch(() => {});
     });
+    const stopped = await queuedRender();
+    await (await startNowhere(stopped.id)).terminate('stopped by hand');
+    await stack.blobs.put(`${renderImagesPrefix(stopped.id)}images/1.png`, png);
 
-    const sweep = () => sweepUnstartedRenders({ db, client: stack.temporal.client, taskQueuePrefix: stack.config.temporal.taskQueuePrefix }, { olderThanMs: 0 });
-    expect(await sweep()).toEqual([orphan.id]);
+    const sweep = () => sweepUnstartedRenders({ db, blobs: stack.blobs, client: stack.temporal.client, taskQueuePrefix: stack.config.temporal.taskQueuePrefix }, { olderThanMs: 0 });
+    expect(await sweep()).toEqual([orphan.id, stopped.id]);
+    expect(await db.render.findUniqueOrThrow({ where: { id: stopped.id } })).toMatchObject({ status: 'failed', error: 'The render could not be started.' });
+    expect(await stack.blobs.list(renderImagesPrefix(stopped.id))).toEqual([]);
     await stack.temporal.client.workflow.getHandle(workflowIds.render(orphan.id)).result();
     expect((await json(await me.get(orphan.id))).render).toEqual({
       id: orphan.id, status: 'failed', progress: 0, projectId: null, resolution: '480p', error: 'The render could not be started.',
