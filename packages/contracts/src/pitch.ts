@@ -34,3 +34,16 @@ export type Pitch = z.infer<typeof Pitch>;
 export function creditsFor(durationMs: number): number {
   return Math.ceil(durationMs / 1000);
 }
+
+/** A voiceover line's words as they are counted against its time, lower-cased: "2.4" is two. */
+export function spokenWords(text: string): string[] {
+  return text.toLocaleLowerCase('en').match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/**
+ * The words a voiceover line can say in `seconds`: a brisk promo read runs about three words a
+ * second. (The renderer speaks a longer line faster, and cuts what still does not fit.)
+ */
+export function voiceoverRoomWords(seconds: number): number {
+  return Math.max(4, Math.floor(seconds * 3) + 1);
+}

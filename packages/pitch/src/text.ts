@@ -3,6 +3,8 @@
  * code points. Cuts fall on grapheme boundaries, so neither a surrogate pair nor an emoji
  * sequence is ever split.
  */
+import { spokenWords as words } from '@vp/contracts';
+
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 const ELLIPSIS = '…';
 
@@ -77,10 +79,8 @@ export function sentences(text: string): string[] {
     .filter((s) => /[\p{L}\p{N}]/u.test(s));
 }
 
-/** Lower-case words (letters and digits). */
-export function words(text: string): string[] {
-  return text.toLocaleLowerCase('en').match(/[\p{L}\p{N}]+/gu) ?? [];
-}
+/** Lower-case words (letters and digits), counted as a voiceover line's are against its time. */
+export { words };
 
 /** Whole sentences that fit in `maxWords`; the first one is cut when even it does not fit. */
 export function speakable(text: string, maxWords: number): string {

@@ -8,14 +8,6 @@ export const READABLE_SHOT_MS = 1500;
 export const PLANNED_SHOT_MS = 2000;
 const QUANTUM_MS = 100;
 
-/**
- * The words a voiceover line can say in `seconds`: a brisk promo read runs about three words a
- * second. (The renderer speaks a longer line faster, and cuts what still does not fit.)
- */
-export function voiceoverRoomWords(seconds: number): number {
-  return Math.max(4, Math.floor(seconds * 3) + 1);
-}
-
 /** How many shots a video of this length can hold: enough to keep each under the maximum, few enough to read. */
 export function shotCountRange(totalMs: number): { min: number; max: number } {
   const min = Math.max(1, Math.ceil(totalMs / MAX_SHOT_MS));

@@ -1,6 +1,4 @@
-import { creditsFor, Pitch, type Brief } from '@vp/contracts';
-import { words } from './text.ts';
-import { voiceoverRoomWords } from './timing.ts';
+import { creditsFor, Pitch, spokenWords, voiceoverRoomWords, type Brief } from '@vp/contracts';
 
 /**
  * The rules a pitch must follow for its brief that the Pitch schema cannot express.
@@ -38,7 +36,7 @@ export function validatePitchFor(brief: Brief, pitch: Pitch): string[] {
 function lineTooLong(shots: Pitch['shots'], i: number): string[] {
   let roomMs = shots[i]!.durationMs;
   for (let next = i + 1; next < shots.length && !shots[next]!.voiceover; next++) roomMs += shots[next]!.durationMs;
-  const said = words(shots[i]!.voiceover ?? '').length;
+  const said = spokenWords(shots[i]!.voiceover ?? '').length;
   const room = voiceoverRoomWords(roomMs / 1000);
   if (said <= room) return [];
   const until = shots.slice(i + 1).some((shot) => shot.voiceover) ? 'the next line' : 'the video ends';

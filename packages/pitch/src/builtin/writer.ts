@@ -1,7 +1,7 @@
-import { creditsFor, type Pitch, type Shot } from '@vp/contracts';
+import { creditsFor, voiceoverRoomWords, type Pitch, type Shot } from '@vp/contracts';
 import { foldDirectives, readComment, type Directives } from '../directives.ts';
 import { articleForNumber, clip, line, optionalLine, speakable, words } from '../text.ts';
-import { shotCountRange, splitDuration, voiceoverRoomWords } from '../timing.ts';
+import { shotCountRange, splitDuration } from '../timing.ts';
 import type { PitchWriter, WriteInput } from '../writer.ts';
 import { attachMedia, ensureCount, fit, spotlight } from './arrange.ts';
 import { revisionNote } from './revision.ts';
