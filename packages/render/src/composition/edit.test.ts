@@ -16,7 +16,7 @@ function edited(edit: unknown, options: Parameters<typeof editComposition>[2] = 
   return result.composition;
 }
 
-function issues(edit: unknown, options = PAID) {
+function issues(edit: unknown, options: Parameters<typeof editComposition>[2] = PAID) {
   const result = editComposition(base, edit, options);
   return 'issues' in result ? result.issues : [];
 }
@@ -180,6 +180,30 @@ describe('editComposition', () => {
       { path: 'scenes.0.voiceover', message: 'This scene has a voiceover line: change that one.' },
       { path: 'scenes.3.voiceover', message: 'This video has no voiceover: its format asked for none.' },
     ] });
+  });
+
+  it('refuses a typed line with more words than fit before the next line or the end, about three a second', () => {
+    const long = 'Release two point five is here, with faster exports.';
+    expect(issues({ voiceover: { 0: long } })).toEqual([
+      { path: 'voiceover.0', message: expect.stringMatching(/^This line has 9 words; the 1\.\d s until the next line fit about 4: shorten it, or lengthen its scene\.$/) },
+    ]);
+    // Its scene made longer, the same line fits.
+    expect(edited({ voiceover: { 0: long }, scenes: { 0: { durationMs: 3200 } } }, { ...PAID, maxDurationMs: 10_000 }).audio.voiceover[0]?.text).toBe(long);
+    // A new line on the last scene has until the video ends.
+    const voice = { voice: 'en-gb', wordsPerMinute: 150 };
+    expect(issues({ scenes: { 3: { voiceover: 'Try it today, and tell everyone you know about it.' } } }, { ...PAID, voice })).toEqual([
+      { path: 'scenes.3.voiceover', message: expect.stringMatching(/^This line has 10 words; the 0\.\d s until the video ends fit about [34]: /) },
+    ]);
+  });
+
+  it('does not hold a line left as it was against an edit, though its scene was shortened', () => {
+    const long = 'Release two point five is here, with faster exports.';
+    const roomy = { ...PAID, maxDurationMs: 10_000 };
+    const saved = edited({ voiceover: { 0: long }, scenes: { 0: { durationMs: 3200 } } }, roomy);
+    // Shortened again, with the line sent back as it was (a page sends every field).
+    const next = edited({ voiceover: { 0: long }, scenes: { 0: { durationMs: 1100 } } }, roomy, saved);
+    expect(next.audio.voiceover[0]?.text).toBe(long);
+    expect(next.scenes[0]?.durationMs).toBe(1100);
   });
 
   it('gives a medium another address, fetched when the version is exported; the rest stays', () => {

@@ -1,4 +1,4 @@
-import { MediaItem, NUL_REFUSED } from '@vp/contracts';
+import { MediaItem, NUL_REFUSED, spokenWords, voiceoverRoomWords } from '@vp/contracts';
 import { z } from 'zod';
 import { brandStyle } from './brand.ts';
 import { transitionEffects, transitionInto, transitionMsBetween, voiceOffsetMs } from './choreography.ts';
@@ -125,7 +125,7 @@ export function editComposition(
   const placeOf = new Map(timed.scenes.map((scene, place) => [scene.id, place]));
   const issues: EditIssue[] = [];
   const spoken = new Set(base.audio.voiceover.map((line) => line.sceneId));
-  const added = order.flatMap((i): VoiceLine[] => {
+  const added = order.flatMap((i): TypedLine[] => {
     const text = edit.scenes?.[i]?.voiceover;
     const scene = base.scenes[i]!;
     if (!text) return [];
@@ -134,15 +134,21 @@ export function editComposition(
       issues.push({ path: `scenes.${i}.voiceover`, message: refusal });
       return [];
     }
-    return [{ sceneId: scene.id, text, offsetMs: 0 /* placed below, with the others */, ...options.voice! }];
+    return [{ line: { sceneId: scene.id, text, offsetMs: 0 /* placed below, with the others */, ...options.voice! }, path: `scenes.${i}.voiceover`, typed: true }];
+  });
+  const kept = base.audio.voiceover.map((line, i): TypedLine => {
+    const text = words(`voiceover.${i}`, edit.voiceover?.[i], line.text) ?? '';
+    return { line: { ...line, text }, path: `voiceover.${i}`, typed: text !== line.text };
   });
   // A removed scene's line goes with it; the others follow their scenes' order.
-  const voiceover = [...base.audio.voiceover.map((line, i) => ({ ...line, text: words(`voiceover.${i}`, edit.voiceover?.[i], line.text) ?? '' })), ...added]
-    .flatMap((line) => {
-      const place = placeOf.get(line.sceneId);
-      return line.text && place !== undefined ? [{ ...line, offsetMs: voiceOffsetMs(timed.scenes[place]!) }] : [];
+  const lines = [...kept, ...added]
+    .flatMap((typed) => {
+      const place = placeOf.get(typed.line.sceneId);
+      return typed.line.text && place !== undefined ? [{ ...typed, line: { ...typed.line, offsetMs: voiceOffsetMs(timed.scenes[place]!) } }] : [];
     })
-    .sort((a, b) => placeOf.get(a.sceneId)! - placeOf.get(b.sceneId)!);
+    .sort((a, b) => placeOf.get(a.line.sceneId)! - placeOf.get(b.line.sceneId)!);
+  issues.push(...linesTooLong(timed, lines));
+  const voiceover = lines.map(({ line }) => line);
   const sfx = options.soundEffects ? transitionEffects(timed.scenes) : [];
   const music = musicAfter(base.audio.music, edit.music, options.music ?? null, issues);
   const next = { ...timed, audio: { ...timed.audio, voiceover, music, sfx } };
@@ -162,6 +168,28 @@ export function editComposition(
     });
   }
   return checked.success && !issues.length ? { composition: checked.data } : { issues };
+}
+
+/** A voiceover line with the field of the form it came from, and whether its words were typed in this edit. */
+type TypedLine = { line: VoiceLine; path: string; typed: boolean };
+
+/**
+ * The typed lines that say more than fits before the next line starts (or the video ends), at
+ * the pitch's three words a second: the renderer would speak them hurried, then cut them.
+ * A line left as it was is not held against an edit.
+ */
+function linesTooLong(composition: Composition, lines: TypedLine[]): EditIssue[] {
+  const starts = new Map(composition.scenes.map((scene) => [scene.id, scene.startMs]));
+  const at = lines.map(({ line }) => (starts.get(line.sceneId) ?? 0) + line.offsetMs);
+  return lines.flatMap(({ line, path, typed }, k) => {
+    const next = at[k + 1];
+    const roomMs = (next ?? composition.durationMs) - at[k]!;
+    const said = spokenWords(line.text).length;
+    const room = voiceoverRoomWords(roomMs / 1000);
+    if (!typed || said <= room) return [];
+    const until = next === undefined ? 'the video ends' : 'the next line';
+    return [{ path, message: `This line has ${said} words; the ${seconds(roomMs)} until ${until} fit about ${room}: shorten it, or lengthen its scene.` }];
+  });
 }
 
 /** The music bed as edited: switched off, or on (as it was, else as version 1 had it) at the level asked. */
