@@ -1,4 +1,4 @@
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowExecutionStatusName } from '@temporalio/client';
 import type { BlobStore } from '@vp/blobs';
 import { workflowIds } from '@vp/contracts/temporal';
 import type { Db } from '@vp/db';
@@ -10,6 +10,9 @@ import { abandonRenderWorkflowStart } from '@vp/workflows/render-start';
  * longer than the request that records it, its upload and image writes included, can last.
  */
 export const UNSTARTED_AFTER_MS = 60 * 60 * 1000;
+
+/** A workflow in one of these states will never act again (a paused one may). */
+const ENDED = new Set<WorkflowExecutionStatusName>(['COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED', 'TIMED_OUT', 'CONTINUED_AS_NEW']);
 
 /** Renders looked at per sweep; a longer backlog waits for the next. */
 const BATCH = 500;
@@ -35,7 +38,7 @@ export async function sweepUnstartedRenders(
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
       const { status } = await deps.client.workflow.getHandle(workflowIds.render(id)).describe();
-      if (status.name === 'RUNNING') {
+      if (!ENDED.has(status.name)) {
         await confirmRenderStarted(deps.db, id);
       } else if ((await deps.db.render.findUnique({ where: { id }, select: { status: true } }))?.status === 'queued') {
         await abandonRender(deps, id);
@@ -48,7 +51,8 @@ export async function sweepUnstartedRenders(
 
 /** Fails a render that will never be made, and removes every file under its folder, a half-written upload's too. */
 export async function abandonRender(deps: { db: Db; blobs: BlobStore }, renderId: string): Promise<void> {
-  await failRender(deps.db, renderId, RENDER_NOT_STARTED);
+  // The files first: a render left queued by a failed delete is found again by the next sweep.
   const images = await deps.blobs.list(renderImagesPrefix(renderId));
   await Promise.all(images.map((key) => deps.blobs.delete(key)));
+  await failRender(deps.db, renderId, RENDER_NOT_STARTED);
 }
