@@ -196,15 +196,18 @@ describe('editComposition', () => {
     ]);
   });
 
-  it('does not hold a line left as it was against an edit, though its scene was shortened', () => {
+  it('holds a line left as it was to its time only when the edit takes time from it', () => {
     const long = 'Release two point five is here, with faster exports.';
     const roomy = { ...PAID, maxDurationMs: 10_000 };
     const saved = edited({ voiceover: { 0: long }, scenes: { 0: { durationMs: 3200 } } }, roomy);
-    // Shortened again, with the line sent back as it was (a page sends every field).
-    const next = edited({ voiceover: { 0: long }, scenes: { 0: { durationMs: 1100 } } }, roomy, saved);
-    expect(next.audio.voiceover[0]?.text).toBe(long);
-    expect(next.scenes[0]?.durationMs).toBe(1100);
+    // Its scene shortened again, with the line sent back as it was (a page sends every field).
+    const result = editComposition(saved, { voiceover: { 0: long }, scenes: { 0: { durationMs: 1100 } } }, roomy);
+    expect('issues' in result && result.issues).toEqual([{ path: 'voiceover.0', message: expect.stringMatching(/^This line has 9 words; the 1\.\d s until the next line fit/) }]);
+    // A line already too long for its time (made before the rule) does not stop an edit elsewhere.
+    const before = { ...base, audio: { ...base.audio, voiceover: base.audio.voiceover.map((line, i) => (i === 0 ? { ...line, text: long } : line)) } };
+    expect(edited({ scenes: { 2: { title: 'The new dashboard' } } }, PAID, before).audio.voiceover[0]?.text).toBe(long);
   });
+
 
   it('gives a medium another address, fetched when the version is exported; the rest stays', () => {
     const next = edited({ media: { 0: { url: '  https://media.example.com/dashboard-v2.png ' } } });

@@ -147,7 +147,7 @@ export function editComposition(
       return typed.line.text && place !== undefined ? [{ ...typed, line: { ...typed.line, offsetMs: voiceOffsetMs(timed.scenes[place]!) } }] : [];
     })
     .sort((a, b) => placeOf.get(a.line.sceneId)! - placeOf.get(b.line.sceneId)!);
-  issues.push(...linesTooLong(timed, lines));
+  issues.push(...linesTooLong(timed, lines, roomOfLines(base, base.audio.voiceover)));
   const voiceover = lines.map(({ line }) => line);
   const sfx = options.soundEffects ? transitionEffects(timed.scenes) : [];
   const music = musicAfter(base.audio.music, edit.music, options.music ?? null, issues);
@@ -173,22 +173,28 @@ export function editComposition(
 /** A voiceover line with the field of the form it came from, and whether its words were typed in this edit. */
 type TypedLine = { line: VoiceLine; path: string; typed: boolean };
 
-/**
- * The typed lines that say more than fits before the next line starts (or the video ends), at
- * the pitch's three words a second: the renderer would speak them hurried, then cut them.
- * A line left as it was is not held against an edit.
- */
-function linesTooLong(composition: Composition, lines: TypedLine[]): EditIssue[] {
+/** Each line's time, by its scene: from its start until the next line starts, or the video ends. */
+function roomOfLines(composition: Composition, lines: VoiceLine[]): Map<string, number> {
   const starts = new Map(composition.scenes.map((scene) => [scene.id, scene.startMs]));
-  const at = lines.map(({ line }) => (starts.get(line.sceneId) ?? 0) + line.offsetMs);
+  const at = lines.map((line) => (starts.get(line.sceneId) ?? 0) + line.offsetMs);
+  return new Map(lines.map((line, k) => [line.sceneId, (at[k + 1] ?? composition.durationMs) - at[k]!]));
+}
+
+/**
+ * The lines that say more than fits in their time, at the pitch's three words a second: the
+ * renderer would speak them hurried, then cut them. Only lines this edit typed, or took time from
+ * (a scene shortened, a line added after it), are held to it: a line as it was, in the time it had,
+ * is not held against an edit.
+ */
+function linesTooLong(composition: Composition, lines: TypedLine[], roomBefore: Map<string, number>): EditIssue[] {
+  const room = roomOfLines(composition, lines.map(({ line }) => line));
   return lines.flatMap(({ line, path, typed }, k) => {
-    const next = at[k + 1];
-    const roomMs = (next ?? composition.durationMs) - at[k]!;
+    const roomMs = room.get(line.sceneId)!;
     const said = spokenWords(line.text).length;
-    const room = voiceoverRoomWords(roomMs / 1000);
-    if (!typed || said <= room) return [];
-    const until = next === undefined ? 'the video ends' : 'the next line';
-    return [{ path, message: `This line has ${said} words; the ${seconds(roomMs)} until ${until} fit about ${room}: shorten it, or lengthen its scene.` }];
+    const fits = voiceoverRoomWords(roomMs / 1000);
+    if (said <= fits || (!typed && roomMs >= (roomBefore.get(line.sceneId) ?? Infinity))) return [];
+    const until = k + 1 < lines.length ? 'the next line' : 'the video ends';
+    return [{ path, message: `This line has ${said} words; the ${seconds(roomMs)} until ${until} fit about ${fits}: shorten it, or lengthen its scene.` }];
   });
 }
 
