@@ -1,4 +1,5 @@
 import { creditsFor, Pitch, spokenWords, voiceoverRoomWords, type Brief } from '@vp/contracts';
+import { speakable } from './text.ts';
 
 /**
  * The rules a pitch must follow for its brief that the Pitch schema cannot express.
@@ -30,12 +31,18 @@ export function validatePitchFor(brief: Brief, pitch: Pitch): string[] {
 }
 
 /**
- * A line is spoken from its shot's start until the next line starts (it may run on over the
- * quiet shots after it): one with more words than fit in that time is a problem.
+ * A line's time: from its shot's start until the next line starts (it may run on over the quiet
+ * shots after it), or the video ends.
  */
-function lineTooLong(shots: Pitch['shots'], i: number): string[] {
+function lineRoomMs(shots: Pitch['shots'], i: number): number {
   let roomMs = shots[i]!.durationMs;
   for (let next = i + 1; next < shots.length && !shots[next]!.voiceover; next++) roomMs += shots[next]!.durationMs;
+  return roomMs;
+}
+
+/** A line with more words than fit in its time is a problem. */
+function lineTooLong(shots: Pitch['shots'], i: number): string[] {
+  const roomMs = lineRoomMs(shots, i);
   const said = spokenWords(shots[i]!.voiceover ?? '').length;
   const room = voiceoverRoomWords(roomMs / 1000);
   if (said <= room) return [];
@@ -43,16 +50,32 @@ function lineTooLong(shots: Pitch['shots'], i: number): string[] {
   return [`shots[${i}].voiceover has ${said} words, but the ${roomMs / 1000} s from its shot's start until ${until} fit about ${room} (three words a second): shorten the line or lengthen its shot`];
 }
 
+/**
+ * The pitch with each voiceover line cut to what fits in its time, as the built-in writer cuts
+ * its own (whole sentences, else a clause): a model that miscounts still gets its pitch through.
+ */
+export function fitVoiceovers(pitch: Pitch): Pitch {
+  const shots = pitch.shots.map((shot, i) => {
+    if (!shot.voiceover) return shot;
+    return { ...shot, voiceover: speakable(shot.voiceover, voiceoverRoomWords(lineRoomMs(pitch.shots, i) / 1000)) || null };
+  });
+  return { ...pitch, shots };
+}
+
 export type PitchCheck = { ok: true; pitch: Pitch } | { ok: false; problems: string[] };
 
-/** Checks any value against the Pitch schema and then against the brief's rules. */
-export function checkPitch(brief: Brief, value: unknown): PitchCheck {
+/**
+ * Checks any value against the Pitch schema and then against the brief's rules; with
+ * `fitVoiceovers`, lines too long for their time are cut to fit first (see `fitVoiceovers`).
+ */
+export function checkPitch(brief: Brief, value: unknown, options: { fitVoiceovers?: boolean } = {}): PitchCheck {
   const parsed = Pitch.safeParse(value);
   if (!parsed.success) {
     return { ok: false, problems: parsed.error.issues.map((issue) => `${pathOf(issue.path) || 'the pitch'}: ${issue.message}`) };
   }
-  const problems = validatePitchFor(brief, parsed.data);
-  return problems.length ? { ok: false, problems } : { ok: true, pitch: parsed.data };
+  const pitch = options.fitVoiceovers ? fitVoiceovers(parsed.data) : parsed.data;
+  const problems = validatePitchFor(brief, pitch);
+  return problems.length ? { ok: false, problems } : { ok: true, pitch };
 }
 
 function pathOf(path: PropertyKey[]): string {

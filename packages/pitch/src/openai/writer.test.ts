@@ -100,6 +100,17 @@ describe('the OpenAI-compatible writer', () => {
     expect(requests[1]!.body.messages.at(-1)?.content).toContain("the shots' durationMs add up to 11000 ms; they must add up to exactly 10000 ms");
   });
 
+  it('cuts a voiceover line too long for its time to fit, rather than failing the pitch', async () => {
+    const shots = JSON.parse(modelAnswer()).shots as Pitch['shots'];
+    const long = 'Invoices now export to CSV in one click. Totals and taxes come per line, and every currency is kept exactly as billed.';
+    shots[0] = { ...shots[0]!, voiceover: long };
+    const { writer, requests } = await serve(() => completion(JSON.stringify({ ...JSON.parse(modelAnswer()), shots })));
+    const pitch = await writer.write(input);
+    expect(requests).toHaveLength(1);
+    expect(pitch.shots[0]!.voiceover).toBe('Invoices now export to CSV in one click.');
+    expect(validatePitchFor(b, pitch)).toEqual([]);
+  });
+
   it('fails clearly when the model keeps referring to media the brief does not have', async () => {
     const ghost = modelAnswer({ shots: [{ index: 0, title: 'All', durationMs: 10_000, beat: null, visual: 'x', text: null, voiceover: null, mediaIds: ['ghost'], codePaths: [] }] });
     const { writer, requests } = await serve(() => completion(ghost));

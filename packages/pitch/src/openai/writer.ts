@@ -80,9 +80,10 @@ function readAnswer(content: string | null, brief: Brief, version: number, at: D
   const shots = Array.isArray(draft.shots)
     ? draft.shots.map((shot: unknown, index) => (typeof shot === 'object' && shot !== null ? { ...shot, index } : shot))
     : draft.shots;
+  // Models miscount words against seconds: a line too long is cut to fit, not sent back.
   const checked = checkPitch(brief, {
     ...draft, shots, version, createdAt: at.toISOString(), estimatedCredits: creditsFor(brief.format.durationMs),
-  });
+  }, { fitVoiceovers: true });
   return checked.ok ? checked : { ok: false, failure: 'invalid_pitch', problems: checked.problems };
 }
 
