@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import {
-  DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, paginateListObjectsV2, PutObjectCommand, S3Client, S3ServiceException,
+  DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, paginateListObjectsV2, PutObjectCommand, S3Client, S3ServiceException, type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { assertKey, assertPrefix, BlobNotFoundError, contentTypeOf, type BlobStore } from './store.ts';
 
@@ -13,11 +13,17 @@ export type S3Settings = {
   accessKeyId?: string;
   secretAccessKey?: string;
   forcePathStyle: boolean;
+  /** How long a request or its answer may stand still before it fails (a minute by default). */
+  stalledAfterMs?: number;
 };
+
+/** How long connecting may take, and how long a request or its answer may stand still (see `stalledAfterMs`). */
+const CONNECT_TIMEOUT_MS = 10_000;
+const STALLED_AFTER_MS = 60_000;
 
 /** Blobs in a bucket of any S3-compatible store. */
 export function s3BlobStore(settings: S3Settings): BlobStore {
-  const client = new S3Client({
+  const clientFor = (requestHandler: S3ClientConfig['requestHandler']) => new S3Client({
     endpoint: settings.endpoint,
     region: settings.region,
     forcePathStyle: settings.forcePathStyle,
@@ -27,15 +33,25 @@ export function s3BlobStore(settings: S3Settings): BlobStore {
     // Checksums only where S3 requires them: many compatible stores refuse the newer trailing ones.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
+    requestHandler,
+  });
+  // Uploads, lookups, deletes and whole reads: a store that stops answering fails them, rather
+  // than holding a render's try or a page's request until the platform's own limits.
+  const client = clientFor({ connectionTimeout: CONNECT_TIMEOUT_MS, socketTimeout: settings.stalledAfterMs ?? STALLED_AFTER_MS });
+  // Streamed reads are played by viewers: each holds its connection for as long as they watch, or
+  // pause, so these have a pool of their own with no limit (the SDK's is 50 connections, queued
+  // behind without a time limit) and no idle limit.
+  const streams = clientFor({
+    connectionTimeout: CONNECT_TIMEOUT_MS, httpAgent: { maxSockets: Infinity }, httpsAgent: { maxSockets: Infinity },
   });
   const Bucket = settings.bucket;
   const notFound = (error: unknown) =>
     error instanceof S3ServiceException && (error.$metadata.httpStatusCode === 404 || error.name === 'NoSuchKey' || error.name === 'NotFound');
 
-  async function object(key: string, range?: string) {
+  async function object(key: string, range?: string, via = client) {
     assertKey(key);
     try {
-      const { Body } = await client.send(new GetObjectCommand({ Bucket, Key: key, Range: range }));
+      const { Body } = await via.send(new GetObjectCommand({ Bucket, Key: key, Range: range }));
       if (!Body) throw new BlobNotFoundError(key);
       return Body;
     } catch (error) {
@@ -48,10 +64,18 @@ export function s3BlobStore(settings: S3Settings): BlobStore {
     async put(key, body, options = {}) {
       assertKey(key);
       const ContentType = options.contentType ?? contentTypeOf(key);
-      const sent = Buffer.isBuffer(body)
-        ? { Body: body, ContentLength: body.length }
-        : { Body: createReadStream(body.file), ContentLength: (await stat(body.file)).size };
-      await client.send(new PutObjectCommand({ Bucket, Key: key, ContentType, ...sent }), { abortSignal: options.signal });
+      if (Buffer.isBuffer(body)) {
+        await client.send(new PutObjectCommand({ Bucket, Key: key, ContentType, Body: body, ContentLength: body.length }), { abortSignal: options.signal });
+        return;
+      }
+      const ContentLength = (await stat(body.file)).size;
+      const file = createReadStream(body.file);
+      try {
+        await client.send(new PutObjectCommand({ Bucket, Key: key, ContentType, Body: file, ContentLength }), { abortSignal: options.signal });
+      } finally {
+        // The SDK leaves a stream it did not finish reading open: a failed or given-up put would keep the file.
+        file.destroy();
+      }
     },
 
     async get(key) {
@@ -75,7 +99,7 @@ export function s3BlobStore(settings: S3Settings): BlobStore {
     },
 
     async read(key, range) {
-      const body = await object(key, range ? `bytes=${range.start}-${range.end}` : undefined);
+      const body = await object(key, range ? `bytes=${range.start}-${range.end}` : undefined, streams);
       return body.transformToWebStream() as ReadableStream<Uint8Array>;
     },
 

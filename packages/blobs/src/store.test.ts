@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readlink, rm, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -136,6 +136,24 @@ describe('the S3 blob store, against a real S3-compatible server (versitygw)', (
   };
   behavesAsABlobStore(open);
 
+  it('keeps taking puts, lookups and more readers while many viewers hold their streams open', async () => {
+    const store = open();
+    // Large enough that a reader who takes nothing holds its connection: the socket's buffers fill.
+    await store.put('exports/popular/video.mp4', Buffer.alloc(4 * 1024 * 1024, 7));
+    const within = <T>(work: Promise<T>) => Promise.race([
+      work, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('queued behind the open streams')), 5000)),
+    ]);
+    const viewers = await within(Promise.all(Array.from({ length: 80 }, () => store.read('exports/popular/video.mp4'))));
+    try {
+      await within(store.put('renders/busy/images/1.png', Buffer.from('x')));
+      expect((await within(store.stat('exports/popular/video.mp4')))?.size).toBe(4 * 1024 * 1024);
+      const late = await within(store.read('exports/popular/video.mp4', { start: 0, end: 3 }));
+      expect(await text(late)).toBe('\x07\x07\x07\x07');
+    } finally {
+      await Promise.all(viewers.map((stream) => stream.cancel()));
+    }
+  }, 30_000);
+
   it('gives a put up when its signal is aborted, against a server that stopped answering', async () => {
     // Takes the connection and the request, and never answers.
     const silent = createServer((socket) => socket.resume());
@@ -149,6 +167,34 @@ describe('the S3 blob store, against a real S3-compatible server (versitygw)', (
       const put = store.put('exports/x/video.mp4', Buffer.from('x'), { signal: given.signal });
       setTimeout(() => given.abort(new Error('the try was cancelled')), 200);
       await expect(put).rejects.toThrow();
+    } finally {
+      silent.close();
+    }
+  });
+
+  it('fails a lookup and a put, with no signal given, against a server that stopped answering', async () => {
+    const silent = createServer((socket) => socket.resume());
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const store = createBlobStore({
+        kind: 's3', endpoint: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, bucket: 'videos', region: 'us-east-1',
+        accessKeyId: 'key', secretAccessKey: 'secret', forcePathStyle: true, stalledAfterMs: 300,
+      });
+      await expect(store.stat('exports/x/video.mp4')).rejects.toThrow();
+      await expect(store.put('exports/x/video.mp4', Buffer.from('x'))).rejects.toThrow();
+
+      // A file's put that fails, or is given up, leaves the file closed.
+      const file = join(dir, 'unsent.mp4');
+      await writeFile(file, Buffer.alloc(10 * 1024 * 1024));
+      const openOnFile = async () => {
+        const fds = await readdir('/proc/self/fd');
+        return (await Promise.all(fds.map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')))).filter((target) => target === file).length;
+      };
+      await expect(store.put('exports/x/video.mp4', { file })).rejects.toThrow();
+      const given = new AbortController();
+      setTimeout(() => given.abort(new Error('the try was cancelled')), 50);
+      await expect(store.put('exports/x/video.mp4', { file }, { signal: given.signal })).rejects.toThrow();
+      expect(await openOnFile()).toBe(0);
     } finally {
       silent.close();
     }
