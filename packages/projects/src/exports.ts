@@ -15,7 +15,7 @@ export async function startExport(db: Db, exportId: string, take?: string): Prom
  * Finishes an export with one try's files, unless another try finished it first: then its
  * files stay the export's, and `applied` is false (the caller removes its own). An export given
  * up (failed) stays failed: the give-up removes what its tries uploaded, and a try it gave up
- * on that finishes late must not record files that may be gone.
+ * on that finishes late must not record files that may be gone. Safe to call again.
  */
 export async function finishExport(
   db: Db,
@@ -27,7 +27,9 @@ export async function finishExport(
     where: { id: exportId, status: 'rendering' },
     data: { status: 'done', videoKey: files.video, posterKey: files.poster, ...result, error: null, finishedAt: new Date() },
   });
-  return { export: await db.export.findUniqueOrThrow({ where: { id: exportId } }), applied: count > 0 };
+  const row = await db.export.findUniqueOrThrow({ where: { id: exportId } });
+  // Finishing again with the same files (the first call committed, but its answer was lost) is the same finish.
+  return { export: row, applied: count > 0 || (row.status === 'done' && row.videoKey === files.video) };
 }
 
 /**

@@ -17,6 +17,7 @@ import { mediaFetcher } from './media.ts';
 import { discardVideo, giveUpExport, produceExport } from './produce.ts';
 import { productionProgress } from './progress.ts';
 import { abandonRender } from './sweep-unstarted-renders.ts';
+import { untilTheDatabaseAnswers } from './until-the-database-answers.ts';
 
 export { mediaFetcher } from './media.ts';
 export { keepSweeping } from './keep-sweeping.ts';
@@ -56,6 +57,10 @@ export function createRenderFarmActivities(deps: RenderFarmDeps): RenderFarmActi
   const fetcher = (blobPrefix?: string): FetchMedia => mediaFetcher({ blobs, allowPrivate: deps.allowPrivateUrls, blobPrefix });
   /** A failure of this try, as Temporal should see it (see `asActivityFailure`). */
   const failedTry = (error: unknown) => asActivityFailure(error, Context.current().info.attempt);
+  /** A try's database call, the database's absence waited out with heartbeats (see `untilTheDatabaseAnswers`). */
+  const patiently = <T>(call: () => Promise<T>) => untilTheDatabaseAnswers(call, {
+    signal: Context.current().cancellationSignal, onPause: () => Context.current().heartbeat(),
+  });
 
   /**
    * Cancelled (the production was, or its workflow ended), a failure that comes again on every
@@ -97,15 +102,15 @@ export function createRenderFarmActivities(deps: RenderFarmDeps): RenderFarmActi
 
   return {
     async makeVideo({ productionId, projectId, exportId }) {
-      const row = await db.production.findUniqueOrThrow({ where: { id: productionId }, include: withCurrentPitch });
+      const row = await patiently(() => db.production.findUniqueOrThrow({ where: { id: productionId }, include: withCurrentPitch }));
       const { brief, pitch } = toProduction(row, deps.appUrl);
       if (!pitch) throw ApplicationFailure.create({ type: 'NoPitch', message: 'The production has no pitch to make.', nonRetryable: true });
-      const { composition } = await ensureProject(db, {
+      const { composition } = await patiently(() => ensureProject(db, {
         id: projectId, workspaceId: row.workspaceId, productionId, title: pitch.title, compose: () => composeProduction({ brief, pitch }),
-      }).catch((error: unknown) => {
+      })).catch((error: unknown) => {
         throw failedTry(error);
       });
-      let made = await ensureExport(db, { id: exportId, projectId, version: 1 });
+      let made = await patiently(() => ensureExport(db, { id: exportId, projectId, version: 1 }));
       // A try that finished the files but died before answering: they are the video.
       if (made.status !== 'done') {
         const progress = productionProgress(deps, { productionId, attempt: Context.current().info.attempt, maxAttempts: RENDER_TRIES });
@@ -126,22 +131,24 @@ export function createRenderFarmActivities(deps: RenderFarmDeps): RenderFarmActi
     },
 
     async renderImages({ renderId }) {
-      const render = await db.render.findUniqueOrThrow({ where: { id: renderId } });
+      const render = await patiently(() => db.render.findUniqueOrThrow({ where: { id: renderId } }));
       if (render.status === 'done' || render.status === 'failed') return;
-      const workspace = await db.workspace.findFirstOrThrow({ where: { ownerId: render.accountId }, orderBy: [{ personal: 'desc' }, { createdAt: 'asc' }] });
-      const { composition } = await ensureProject(db, {
+      const workspace = await patiently(() => db.workspace.findFirstOrThrow({
+        where: { ownerId: render.accountId }, orderBy: [{ personal: 'desc' }, { createdAt: 'asc' }],
+      }));
+      const { composition } = await patiently(() => ensureProject(db, {
         id: render.projectId, workspaceId: workspace.id, productionId: null, title: render.appName ?? 'Images',
         compose: () => composeImages({
           images: render.imageKeys.map((key, i) => ({ url: `blob:${key}`, name: `Image ${i + 1}` })),
           resolution: render.resolution as Resolution, background: render.background as 'black' | 'white',
           appName: render.appName, accent: render.accent,
         }),
-      }).catch((error: unknown) => {
+      })).catch((error: unknown) => {
         throw failedTry(error);
       });
-      const made = await ensureExport(db, { id: render.exportId, projectId: render.projectId, version: 1 });
+      const made = await patiently(() => ensureExport(db, { id: render.exportId, projectId: render.projectId, version: 1 }));
       if (made.status !== 'done') {
-        await startRender(db, renderId);
+        await patiently(() => startRender(db, renderId));
         // A row write at most every 5% of the way: the API shows progress, the database barely notices.
         let shown = 0;
         await produce({
@@ -154,13 +161,14 @@ export function createRenderFarmActivities(deps: RenderFarmDeps): RenderFarmActi
           },
         });
       }
-      await finishRender(db, renderId);
+      await patiently(() => finishRender(db, renderId));
     },
 
     async exportVersion({ exportId }) {
-      const made = await db.export.findUniqueOrThrow({ where: { id: exportId }, include: { project: true, projectVersion: true } });
+      const made = await patiently(() => db.export.findUniqueOrThrow({ where: { id: exportId }, include: { project: true, projectVersion: true } }));
       if (made.status === 'done') return;
-      const render = made.project.productionId ? null : await db.render.findFirst({ where: { projectId: made.projectId }, select: { id: true } });
+      const render = made.project.productionId
+        ? null : await patiently(() => db.render.findFirst({ where: { projectId: made.projectId }, select: { id: true } }));
       await produce({ exportId, composition: made.projectVersion.composition, fetchMedia: fetcher(render ? renderImagesPrefix(render.id) : undefined) });
     },
 

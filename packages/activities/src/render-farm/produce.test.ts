@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { describe, expect, onTestFinished } from 'vitest';
 import { localBlobStore, type BlobStore } from '@vp/blobs';
 import type { Db } from '@vp/db';
-import { ensureExport, ensureProject, finishExport } from '@vp/projects';
+import { ensureExport, ensureProject, finishExport, startExport } from '@vp/projects';
 import { composeImages, type FetchMedia } from '@vp/render';
-import { seedAccount, test, waitFor } from '@vp/testing';
+import { failWrites, seedAccount, test, waitFor } from '@vp/testing';
 import { discardVideo, giveUpExport, produceExport } from './produce.ts';
+import { untilTheDatabaseAnswers } from './until-the-database-answers.ts';
 
 /** A 1×1 PNG: the one picture of the render. */
 const PICTURE = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
@@ -175,6 +176,29 @@ describe('a try whose finishing committed but whose answer was lost', () => {
     expect(await db.export.findUniqueOrThrow({ where: { id: exportId } })).toEqual(made);
     expect((await blobs.list(`exports/${exportId}/`)).sort()).toEqual([made.posterKey, made.videoKey]);
   }, 60_000);
+});
+
+describe('a database away as a try starts, and again as it records the video', () => {
+  test('is waited out: the try finishes with its files, and nothing is removed', async ({ database }) => {
+    const { db } = database;
+    const { exportId, blobs, produce } = await exportToMake(db);
+    const starting = await failWrites(db, { table: 'exports', on: 'UPDATE', when: `NEW.id = '${exportId}' AND NEW.status = 'rendering'`, times: 2 });
+    const finishing = await failWrites(db, { table: 'exports', on: 'UPDATE', when: `NEW.id = '${exportId}' AND NEW.status = 'done'`, times: 3 });
+    const made = await produce();
+    expect(made).toMatchObject({ status: 'done', videoKey: expect.stringMatching(`^exports/${exportId}/`) });
+    expect([await starting.tried(), await finishing.tried()]).toEqual([3, 4]);
+    expect((await blobs.list(`exports/${exportId}/`)).sort()).toEqual([made.posterKey, made.videoKey]);
+    expect((await blobs.stat(made.videoKey!))?.size).toBe(made.bytes);
+  }, 60_000);
+
+  test('ends its wait when the try is cancelled', async ({ database }) => {
+    const { db } = database;
+    const { exportId } = await exportToMake(db);
+    await failWrites(db, { table: 'exports', on: 'UPDATE', when: `NEW.id = '${exportId}' AND NEW.status = 'rendering'`, times: 1000 });
+    const cancelled = new AbortController();
+    setTimeout(() => cancelled.abort(new Error('the production was cancelled')), 1500);
+    await expect(untilTheDatabaseAnswers(() => startExport(db, exportId), { signal: cancelled.signal })).rejects.toThrow('the production was cancelled');
+  });
 });
 
 describe('the video of a production that was not delivered', () => {

@@ -6,6 +6,7 @@ import type { Db, Export } from '@vp/db';
 import { discardExport, exportFolder, exportKeys, failExport, finishExport, startExport } from '@vp/projects';
 import { RenderError, renderComposition, type Composition, type FetchMedia, type RenderOptions } from '@vp/render';
 import { stallWatchdog } from './stall-watchdog.ts';
+import { untilTheDatabaseAnswers } from './until-the-database-answers.ts';
 
 export type ProduceDeps = {
   db: Db;
@@ -34,7 +35,9 @@ export async function produceExport(
 ): Promise<Export> {
   const { db, blobs } = deps;
   const take = randomBytes(4).toString('hex');
-  await startExport(db, input.exportId, take);
+  // A database away, as the try starts or as it records the video, is waited out (the try's heartbeats go on).
+  const patiently = <T>(call: () => Promise<T>) => untilTheDatabaseAnswers(call, { signal: input.signal });
+  await patiently(() => startExport(db, input.exportId, take));
   const dir = join(deps.workDir, `${input.exportId}-${take}`);
   const watchdog = stallWatchdog(deps.stallMs);
   try {
@@ -65,7 +68,8 @@ export async function produceExport(
         await removeFiles();
         throw error;
       });
-    const finished = await finishExport(db, input.exportId, files, { bytes: result.bytes, durationMs: result.durationMs, width: result.width, height: result.height })
+    const measured = { bytes: result.bytes, durationMs: result.durationMs, width: result.width, height: result.height };
+    const finished = await patiently(() => finishExport(db, input.exportId, files, measured))
       .catch(async (error: unknown) => {
         const row = await db.export.findUnique({ where: { id: input.exportId } }).catch(() => undefined);
         // The change committed and only its answer was lost: finished, with these files.

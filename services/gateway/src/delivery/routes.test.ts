@@ -7,7 +7,7 @@ import { Delivery, PHASES, workflowIds, type BriefInput, type Stage } from '@vp/
 import { balance } from '@vp/ledger';
 import { exportKeys, finishExport, MAX_PROJECT_VERSIONS, sharePosterUrl, shareUrl, shareVideoUrl } from '@vp/projects';
 import { framesAt, shareNear } from '@vp/render/testing';
-import { seedAccount, test, waitFor } from '@vp/testing';
+import { failWrites, seedAccount, test, waitFor } from '@vp/testing';
 import { startReceiver, type Receiver } from '@vp/webhooks/testing';
 import { makeImage, probe, startMediaServer } from '../testing/media.ts';
 import { appOverTemporal, createTestStack, json, withKey } from '../test-app.ts';
@@ -600,6 +600,24 @@ describe('a production whose media host is busy', () => {
     const notes = failed.events.filter((e: { kind: string }) => e.kind === 'note').map((e: { payload: unknown }) => e.payload);
     expect(notes).toEqual([{ phase: 'preparing' }, { phase: null }, { phase: 'preparing' }, { phase: null }, { phase: 'preparing' }]);
     expect(await balance(database.db, me.account.id)).toBe(100);
+  }, 180_000);
+});
+
+describe('a production whose database is away as its video starts', () => {
+  it('waits for the database rather than spending its tries: delivered on the first, charged once', async ({ stack, database }) => {
+    const me = await client(stack, database.db);
+    const created = await me.call('/v1/productions', { json: { brief: { intent: 'Announce the new audit log', format: { durationMs: 5000 } } } });
+    const { production } = await json(created);
+    await me.reach(production.id, 'pitch_ready');
+    // Storing its project fails three times in a row: as many times as the render farm tries a video.
+    const outage = await failWrites(database.db, { table: 'projects', on: 'INSERT', when: `NEW.production_id = '${production.id}'`, times: 3 });
+    expect((await me.call(`/v1/productions/${production.id}/greenlight`, { json: {} })).status).toBe(200);
+    const done = await me.reach(production.id, 'delivered', RENDER);
+    expect(await outage.tried()).toBe(4);
+    expect(done.production).toMatchObject({ error: null, creditsCharged: 5 });
+    // One try: its phases, and no retry.
+    expect(done.events.filter((e: { kind: string }) => e.kind === 'note').map((e: { payload: { phase: string } }) => e.payload.phase)).toEqual(PHASES);
+    expect(await balance(database.db, me.account.id)).toBe(95);
   }, 180_000);
 });
 
