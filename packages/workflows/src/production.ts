@@ -13,6 +13,9 @@ import {
 import { renderFailure } from './render-farm.ts';
 
 const TERMINAL: readonly Stage[] = ['delivered', 'skipped', 'declined', 'cancelled', 'failed'];
+/** The service's own actor, for what it does of itself (DECISIONS: timeline actors). */
+const SYSTEM = { actor: 'system', actorName: 'Video Production Service' };
+const OPERATOR_CANCEL_REASON = 'Cancelled by the service\'s operators.';
 const BEFORE_GREENLIGHT: readonly Stage[] = ['queued', 'writing_pitch', 'pitch_ready'];
 
 function refuse(type: Refusal, message: string): never {
@@ -33,6 +36,8 @@ export async function productionWorkflow(input: ProductionWorkflowInput): Promis
   const state = { stage: 'queued' as Stage, pitchVersion: 0, revisionsLeft: input.revisions, busy: false };
   let projectId = null as string | null;
   let making = null as CancellationScope | null;
+  /** The video's export, once making it started; and why it is discarded should it not be delivered. */
+  let video = null as { exportId: string; undelivered: string } | null;
 
   // Steps are short database transactions: local activities, run by the worker that runs the
   // workflow, without a round trip through a task queue for each stage change.
@@ -161,7 +166,7 @@ export async function productionWorkflow(input: ProductionWorkflowInput): Promis
         if (stage() !== 'writing_pitch') break;
       }
     } catch (error) {
-      if (!(error instanceof ActivityFailure)) throw error;
+      if (!(error instanceof ActivityFailure) || isCancellation(error)) throw error;
       do await condition(() => !state.busy);
       while (state.busy);
       const failure = 'We could not write a pitch for this brief. Nothing was charged.';
@@ -176,7 +181,7 @@ export async function productionWorkflow(input: ProductionWorkflowInput): Promis
     state.stage = 'making';
     // Random, as the share address it names must not follow from the production's id.
     const exportId = uuid4();
-    let undelivered = 'The production was cancelled.';
+    video = { exportId, undelivered: 'The production was cancelled.' };
     try {
       making = new CancellationScope();
       const id = projectId as string;
@@ -191,22 +196,41 @@ export async function productionWorkflow(input: ProductionWorkflowInput): Promis
       // Cancelled: the cancel update records the outcome and the refund.
       if (!isCancellation(error)) {
         if (!(error instanceof ActivityFailure)) throw error;
-        undelivered = 'The video could not be made.';
+        video.undelivered = 'The video could not be made.';
         do await condition(() => !state.busy);
         while (state.busy);
         if (!ended() && (await steps.fail({ productionId, error: renderFailure(error, { medium: 'A media file', then: 'Your credits were refunded.' }) })).applied) state.stage = 'failed';
       }
     }
-    // Not delivered: nothing of the video may stay, whatever its last try left (one killed after
-    // its upload, or one that finished as the production was cancelled).
-    await startChild(discardVideoWorkflow, {
-      workflowId: workflowIds.discardVideo(exportId), taskQueue: input.renderTaskQueue,
-      args: [{ exportId, reason: undelivered }], parentClosePolicy: ParentClosePolicy.ABANDON,
-    });
   }
 
-  await run();
-  // An update may still be recording its outcome; let it finish before the workflow ends.
-  await condition(() => !state.busy && allHandlersFinished());
+  /** The production as the API's cancel leaves it, refund and all: for a workflow cancelled through Temporal. */
+  async function cancelForTheOperator() {
+    do await condition(() => !state.busy);
+    while (state.busy);
+    if (!ended() && (await steps.cancel({ productionId, reason: OPERATOR_CANCEL_REASON, ...SYSTEM })).applied) state.stage = 'cancelled';
+  }
+
+  try {
+    await run();
+  } catch (error) {
+    if (!isCancellation(error)) throw error;
+  }
+  // Cancelled through Temporal (an operator, not the API): the production must not stay charged
+  // and unfinished, so it is cancelled as the API would. What is left runs whatever the cancel.
+  const stopped = CancellationScope.current().consideredCancelled;
+  await CancellationScope.nonCancellable(async () => {
+    if (stopped) await cancelForTheOperator();
+    // Not delivered: nothing of the video may stay, whatever its last try left (one killed after
+    // its upload, or one that finished as the production was cancelled).
+    if (video && state.stage !== 'delivered') {
+      await startChild(discardVideoWorkflow, {
+        workflowId: workflowIds.discardVideo(video.exportId), taskQueue: input.renderTaskQueue,
+        args: [{ exportId: video.exportId, reason: video.undelivered }], parentClosePolicy: ParentClosePolicy.ABANDON,
+      });
+    }
+    // An update may still be recording its outcome; let it finish before the workflow ends.
+    await condition(() => !state.busy && allHandlersFinished());
+  });
   return state.stage;
 }

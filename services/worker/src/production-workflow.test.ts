@@ -194,6 +194,31 @@ describe('the production workflow', () => {
     }
   });
 
+  it('a workflow cancelled through Temporal (an operator) cancels its production as the API would: refunded, its video discarded', async ({ env }) => {
+    // While its pitch awaits an answer: cancelled, nothing was charged.
+    const waiting = await startProduction(env);
+    await reachStage(env.db, waiting.id, 'pitch_ready');
+    await waiting.handle.cancel();
+    expect(await waiting.handle.result()).toBe('cancelled');
+    expect(await stageOf(env.db, waiting.id)).toBe('cancelled');
+
+    // While its video is made (no render worker polls here): cancelled, refunded in full.
+    const making = await startProduction(env);
+    await reachStage(env.db, making.id, 'pitch_ready');
+    await making.handle.executeUpdate(greenlightUpdate, { args: [ME] });
+    await reachStage(env.db, making.id, 'making');
+    await making.handle.cancel();
+    expect(await making.handle.result()).toBe('cancelled');
+    expect(await stageOf(env.db, making.id)).toBe('cancelled');
+    expect(await balance(env.db, making.account.id)).toBe(100);
+    const cancelled = await env.db.productionEvent.findFirstOrThrow({ where: { productionId: making.id, kind: 'cancelled' } });
+    expect(cancelled).toMatchObject({ actor: 'system', payload: { stage: 'cancelled', reason: 'Cancelled by the service\'s operators.', creditsRefunded: 10 } });
+    // Whatever a render left of the video is discarded.
+    const { events } = await making.handle.fetchHistory();
+    const children = events?.map((e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowType?.name).filter(Boolean);
+    expect(children).toEqual(['discardVideoWorkflow']);
+  });
+
   it('auto mode greenlights as soon as the pitch lands', async ({ env }) => {
     const p = await startProduction(env, { mode: 'auto' });
     await reachStage(env.db, p.id, 'making');
