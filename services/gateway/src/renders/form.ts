@@ -31,7 +31,9 @@ export async function readRenderRequest(c: Context): Promise<{ ok: true; request
   }
   let form: FormData;
   try {
-    form = await c.req.formData();
+    // The request's own parser, not Hono's cached one: the form must not outlive the reading (a
+    // caller who waits for the video holds the request open for up to 90 s).
+    form = await c.req.raw.formData();
   } catch {
     return { ok: false, issues: [{ path: '', message: 'The multipart body could not be read.' }] };
   }

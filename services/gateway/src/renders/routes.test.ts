@@ -6,6 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { serve } from '@hono/node-server';
 import { Client, type WorkflowClientInterceptor } from '@temporalio/client';
 import { beforeAll, describe, expect, onTestFinished } from 'vitest';
@@ -58,6 +60,8 @@ function form(parts: Part[]): FormData {
   return body;
 }
 const image = (bytes: Uint8Array, filename = 'image', type = 'image/png'): Part => ['images', new Blob([bytes], { type }), filename];
+/** The boundary of an encoded multipart body: its first line, without the leading dashes. */
+const boundaryOf = (body: Uint8Array) => Buffer.from(body.subarray(0, 200)).toString('latin1').split('\r\n')[0]!.slice(2);
 
 async function caller(stack: Stack, db: Parameters<typeof seedAccount>[0], scopes?: Scope[]) {
   const seeded = await seedAccount(db, { scopes });
@@ -182,6 +186,46 @@ describe('POST /v1/renders', () => {
       await idle.close();
     }
   });
+
+  it('keeps no copy of the upload while it waits: the images are in the blob store', async ({ stack, database }) => {
+    // A gateway with no render farm on its task queues: the render stays queued, and the request waits its budget.
+    const prefix = `idle-${crypto.randomUUID().slice(0, 8)}-`;
+    const idle = await createTestGateway(database, {
+      config: { ...stack.config, temporal: { ...stack.config.temporal, taskQueuePrefix: prefix }, render: { ...stack.config.render, waitMs: 10_000 } },
+    });
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const held = () => {
+      gc();
+      gc();
+      const { external } = process.memoryUsage();
+      return external;
+    };
+    try {
+      const me = await seedAccount(database.db);
+      // Six images of 10 MB, as one multipart body of 60 MB.
+      const body = new Uint8Array(await new Response(form(Array.from({ length: 6 }, () => image(Buffer.concat([png, Buffer.alloc(10 * 1024 * 1024 - png.length)]))))).arrayBuffer());
+      const before = held();
+      const answer = idle.app.request('/v1/renders', {
+        method: 'POST', body, headers: { authorization: `Bearer ${me.apiKey}`, 'content-type': `multipart/form-data; boundary=${boundaryOf(body)}` },
+      });
+      const render = await waitFor(async () => (await database.db.render.findFirst({ where: { accountId: me.account.id } })) ?? undefined, { what: 'the render' });
+      await waitFor(async () => (await idle.blobs.list(renderImagesPrefix(render.id))).length === 6, { what: 'the images stored' });
+      await waitFor(async () => {
+        try {
+          return (await idle.temporal.client.workflow.getHandle(workflowIds.render(render.id)).describe()).status.name === 'RUNNING';
+        } catch {
+          return false;
+        }
+      }, { what: 'the render\'s workflow' });
+      const whileWaiting = held() - before;
+      expect((await answer).status).toBe(202);
+      // Less than one image's worth: neither the parsed form nor the images' bytes are kept.
+      expect(whileWaiting).toBeLessThan(10 * 1024 * 1024);
+    } finally {
+      await idle.close();
+    }
+  }, 60_000);
 
   it('answers 400 with issues for every bad part, before anything is stored', async ({ stack, database }) => {
     const me = await caller(stack, database.db);

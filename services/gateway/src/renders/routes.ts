@@ -64,15 +64,14 @@ export function renderRoutes<E extends Env>(deps: RenderRouteDeps<E>) {
     // The wait budget counts from the request, as the caller's own timeout does: reading the
     // upload and storing its images spend it too.
     const deadline = deps.receivedAt(c) + deps.config.render.waitMs;
-    const read = await readRenderRequest(c);
-    if (!read.ok) {
-      const [first] = read.issues;
-      return errorResponse(c, 400, { error: `Invalid render request: ${first?.path ? `${first.path}: ` : ''}${first?.message}`, issues: read.issues });
-    }
     const { accountId } = deps.caller(c);
-    const started = await startRender(deps, accountId, read.request);
-    if (read.request.wait === 'true') await waitForRender(deps, started.id, deadline - Date.now());
-    const row = await readRender(deps, accountId, started.id);
+    const accepted = await acceptRender(c, deps, accountId);
+    if ('issues' in accepted) {
+      const [first] = accepted.issues;
+      return errorResponse(c, 400, { error: `Invalid render request: ${first?.path ? `${first.path}: ` : ''}${first?.message}`, issues: accepted.issues });
+    }
+    if (accepted.wait) await waitForRender(deps, accepted.id, deadline - Date.now());
+    const row = await readRender(deps, accountId, accepted.id);
     const finished = row.status === 'done' || row.status === 'failed';
     return c.json({ render: present(deps, row) }, finished ? 200 : 202);
   });
@@ -83,6 +82,17 @@ export function renderRoutes<E extends Env>(deps: RenderRouteDeps<E>) {
   });
 
   return app;
+}
+
+/**
+ * Reads the form and starts its render. Only the render's id leaves: the images' bytes, up to
+ * 100 MB, are in the blob store by then, and must not stay in memory while the caller waits.
+ */
+async function acceptRender(c: Context, deps: RenderDeps, accountId: string): Promise<{ id: string; wait: boolean } | { issues: NonNullable<ErrorBody['issues']> }> {
+  const read = await readRenderRequest(c);
+  if (!read.ok) return { issues: read.issues };
+  const { id } = await startRender(deps, accountId, read.request);
+  return { id, wait: read.request.wait === 'true' };
 }
 
 const videoRoute = createRoute({
