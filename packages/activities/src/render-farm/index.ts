@@ -16,7 +16,7 @@ import { renderHeartbeats } from './heartbeat.ts';
 import { mediaFetcher } from './media.ts';
 import { discardVideo, giveUpExport, produceExport } from './produce.ts';
 import { productionProgress } from './progress.ts';
-import { abandonRender } from './sweep-unstarted-renders.ts';
+import { abandonRender, removeRenderImages } from './sweep-unstarted-renders.ts';
 import { untilTheDatabaseAnswers } from './until-the-database-answers.ts';
 
 export { mediaFetcher } from './media.ts';
@@ -176,6 +176,7 @@ export function createRenderFarmActivities(deps: RenderFarmDeps): RenderFarmActi
       const render = await db.render.findUniqueOrThrow({ where: { id: renderId } });
       await markRenderFailed(db, renderId, error);
       await giveUpExport(deps, render.exportId, error);
+      await removeRenderImages(blobs, renderId);
     },
 
     async failExport({ exportId, error }) {

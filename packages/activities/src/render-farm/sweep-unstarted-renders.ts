@@ -52,7 +52,12 @@ export async function sweepUnstartedRenders(
 /** Fails a render that will never be made, and removes every file under its folder, a half-written upload's too. */
 export async function abandonRender(deps: { db: Db; blobs: BlobStore }, renderId: string): Promise<void> {
   // The files first: a render left queued by a failed delete is found again by the next sweep.
-  const images = await deps.blobs.list(renderImagesPrefix(renderId));
-  await Promise.all(images.map((key) => deps.blobs.delete(key)));
+  await removeRenderImages(deps.blobs, renderId);
   await failRender(deps.db, renderId, RENDER_NOT_STARTED);
+}
+
+/** Removes a render's uploaded images: once it has failed, nothing reads them again. */
+export async function removeRenderImages(blobs: BlobStore, renderId: string): Promise<void> {
+  const images = await blobs.list(renderImagesPrefix(renderId));
+  await Promise.all(images.map((key) => blobs.delete(key)));
 }

@@ -302,7 +302,7 @@ describe('POST /v1/renders', () => {
 });
 
 describe('an image the renderer cannot decode', () => {
-  it('fails the render with the image\'s name, never its address in the blob store', async ({ stack, database }) => {
+  it('fails the render with the image\'s name, never its address in the blob store, and removes its images', async ({ stack, database }) => {
     const me = await caller(stack, database.db);
     // A PNG whose header is whole (640 × 360, IEND) but whose pixel data is missing: its IDAT chunk renamed.
     const damaged = Buffer.from(png);
@@ -313,6 +313,8 @@ describe('an image the renderer cannot decode', () => {
     expect(render).toMatchObject({ status: 'failed', error: "An image could not be used: The image 'Image 2' could not be decoded: the file is damaged or not a picture" });
     expect(render.error).not.toContain('blob:');
     expect(render.videoUrl).toBeUndefined();
+    // Nothing will read its images again: they are removed as it fails.
+    expect(await stack.blobs.list(renderImagesPrefix(render.id))).toEqual([]);
   }, 180_000);
 });
 
