@@ -8,6 +8,7 @@ import { healthRoutes } from './health.ts';
 import { closeAfterUnreadBody, limitBody, requireJsonBody } from './http/body.ts';
 import { errorResponse, notFound, onError, validationHook } from './http/errors.ts';
 import { requestContext } from './http/request-context.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { publishOpenApi } from './openapi.ts';
 import { productionRoutes } from './productions/routes.ts';
 import { linkPageRefusals, linkPageRoutes } from './links/page-routes.ts';
@@ -30,6 +31,7 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
   app.notFound(notFound);
 
   app.use(requestContext(deps.log));
+  app.use(securityHeaders);
   app.use(closeAfterUnreadBody());
   app.use(methodNotAllowed({
     app,

@@ -215,6 +215,7 @@ describe('a greenlit production', () => {
     expect(first.status).toBe(206);
     expect(first.headers.get('content-range')).toBe(`bytes 0-99/${size}`);
     expect(first.headers.get('content-length')).toBe('100');
+    expect(first.headers.get('x-content-type-options')).toBe('nosniff');
     expect(new Uint8Array(await first.arrayBuffer())).toEqual(bytes.subarray(0, 100));
 
     const tail = await get(stack, url, { range: 'bytes=-10' });
