@@ -6,9 +6,20 @@ export type Db = PrismaClient;
 
 const pools = new WeakMap<Db, pg.Pool>();
 
-/** One client per process; the pg pool behind the driver adapter is sized by the caller. */
-export function createDb(databaseUrl: string, options: { max?: number } = {}): Db {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.max ?? 10 });
+/** How long a call may wait for a connection, a new one's opening or the pool's next free one. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * One client per process; the pg pool behind the driver adapter is sized by the caller. A call
+ * that cannot get a connection in time fails (pg waits for good by default: a database that
+ * stopped answering would hold every caller), and idle connections are probed, so that one the
+ * network dropped is found out rather than waited on.
+ */
+export function createDb(databaseUrl: string, options: { max?: number; connectTimeoutMs?: number } = {}): Db {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl, max: options.max ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS, keepAlive: true, keepAliveInitialDelayMillis: 10_000,
+  });
   const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
   pools.set(db, pool);
   return db;

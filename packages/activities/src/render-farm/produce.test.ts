@@ -157,24 +157,33 @@ describe('a try given up by the server, told so only after the next try started'
 });
 
 describe('a try whose finishing committed but whose answer was lost', () => {
-  test('answers with the export it finished, even as the last try', async ({ database }) => {
-    const { db } = database;
-    const { exportId, blobs, produce } = await exportToMake(db);
-    // The database records the export done, and the connection drops before it says so.
+  /** A database that records the export done and then fails to say so: the connection drops (once), or anything else goes wrong (always). */
+  const lossy = (db: Db, lost: () => Error | null) => {
     const exports = new Proxy(db.export, {
       get: (target, name) => (name === 'updateMany'
         ? async (args: Parameters<typeof target.updateMany>[0]) => {
           const done = await target.updateMany(args);
-          if ((args.data as { status?: string }).status === 'done') throw new Error('Connection terminated unexpectedly');
+          const error = (args.data as { status?: string }).status === 'done' ? lost() : null;
+          if (error) throw error;
           return done;
         }
         : Reflect.get(target, name)),
     });
-    const lossy = new Proxy(db, { get: (target, name) => (name === 'export' ? exports : Reflect.get(target, name)) });
-    const made = await produce(blobs, fetchPicture, lossy);
-    expect(made).toMatchObject({ status: 'done' });
-    expect(await db.export.findUniqueOrThrow({ where: { id: exportId } })).toEqual(made);
-    expect((await blobs.list(`exports/${exportId}/`)).sort()).toEqual([made.posterKey, made.videoKey]);
+    return new Proxy(db, { get: (target, name) => (name === 'export' ? exports : Reflect.get(target, name)) });
+  };
+
+  test('answers with the export it finished, even as the last try', async ({ database }) => {
+    const { db } = database;
+    let dropped = false;
+    const dropsOnce = () => (dropped ? null : ((dropped = true), new Error('Connection terminated unexpectedly')));
+    const failsAlways = () => new Error('The answer could not be read.');
+    for (const lost of [dropsOnce, failsAlways]) {
+      const { exportId, blobs, produce } = await exportToMake(db);
+      const made = await produce(blobs, fetchPicture, lossy(db, lost));
+      expect(made).toMatchObject({ status: 'done' });
+      expect(await db.export.findUniqueOrThrow({ where: { id: exportId } })).toEqual(made);
+      expect((await blobs.list(`exports/${exportId}/`)).sort()).toEqual([made.posterKey, made.videoKey]);
+    }
   }, 60_000);
 });
 
