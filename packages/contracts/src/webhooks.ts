@@ -116,7 +116,7 @@ export const EventLinks = z
   })
   .meta({
     id: 'EventLinks',
-    description: '`greenlight`, `comment` and `decline` are signed links minted for the receiving endpoint while the pitch awaits an answer (null otherwise); `share` and `edit` are filled once the video is delivered.',
+    description: '`greenlight`, `comment` and `decline` are present only while the pitch awaits an answer: signed links minted for the receiving endpoint (null while greenlight links are switched off on the server); `share` and `edit` are filled once the video is delivered.',
   });
 export type EventLinks = z.infer<typeof EventLinks>;
 

@@ -77,13 +77,13 @@ describe('the event payload', () => {
     expect(deliveryBody(record, ENDPOINT, LINKS)).toBe(deliveryBody(record, ENDPOINT, LINKS));
   });
 
-  it('has no action links once the pitch was answered, or while links are switched off', () => {
+  it('has no action links once the pitch was answered (the spec: present only while it awaits one), and null ones while links are switched off', () => {
     const greenlit = production({ stage: 'greenlit', creditsCharged: 10 });
     const payload = parse(deliveryBody(event('production.greenlit', productionEventData('production.greenlit', greenlit)), ENDPOINT, LINKS));
-    expect(payload.data.links).toEqual({ page: greenlit.pageUrl, greenlight: null, comment: null, decline: null, share: null, edit: null });
+    expect(payload.data.links).toStrictEqual({ page: greenlit.pageUrl, share: null, edit: null });
     expect(payload.data.status).toBe('Greenlit; 10 credits charged and the video is queued.');
     const off = parse(deliveryBody(event('production.pitch_ready', productionEventData('production.pitch_ready', production())), ENDPOINT, { ...LINKS, linksEnabled: false }));
-    expect(off.data.links.greenlight).toBeNull();
+    expect(off.data.links).toStrictEqual({ page: off.data.production?.pageUrl, greenlight: null, comment: null, decline: null, share: null, edit: null });
   });
 
   it('fills share and edit once the video is delivered', () => {
@@ -93,7 +93,7 @@ describe('the event payload', () => {
     };
     const delivered = production({ stage: 'delivered', delivery, terminal: true });
     const payload = parse(deliveryBody(event('production.delivered', productionEventData('production.delivered', delivered)), ENDPOINT, LINKS));
-    expect(payload.data.links).toMatchObject({ share: delivery.shareUrl, edit: delivery.editUrl, greenlight: null });
+    expect(payload.data.links).toStrictEqual({ page: delivered.pageUrl, share: delivery.shareUrl, edit: delivery.editUrl });
     expect(payload.data.status).toBe('The video is ready.');
   });
 

@@ -85,12 +85,14 @@ export function deliveryBody(event: EventRecord, endpointId: string, options: { 
 function eventLinks(event: EventRecord, endpointId: string, options: { linkSecret: string; appUrl: string; linksEnabled: boolean }): EventLinks {
   const production = event.data.production;
   if (!production) return event.data.links;
-  const awaiting = event.type === 'production.pitch_ready' && production.stage === 'pitch_ready' && production.pitch && options.linksEnabled;
-  const actions = awaiting
+  const { page, share = null, edit = null } = event.data.links;
+  // The spec: action links are "present only while the pitch awaits an answer"; null then while links are switched off.
+  const awaiting = event.type === 'production.pitch_ready' && production.stage === 'pitch_ready' && production.pitch;
+  if (!awaiting) return { page, share, edit };
+  const actions = options.linksEnabled
     ? mintActionLinks({ secret: options.linkSecret, appUrl: options.appUrl }, {
       productionId: production.id, pitchVersion: production.pitch!.version, recipient: { kind: 'webhook', endpointId }, mintedAt: event.createdAt,
     })
     : { greenlight: null, comment: null, decline: null };
-  const { page, share = null, edit = null } = event.data.links;
   return { page, ...actions, share, edit };
 }
