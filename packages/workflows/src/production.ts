@@ -38,6 +38,8 @@ export async function productionWorkflow(input: ProductionWorkflowInput): Promis
   let making = null as CancellationScope | null;
   /** The video's export, once making it started; and why it is discarded should it not be delivered. */
   let video = null as { exportId: string; undelivered: string } | null;
+  /** Cancelled through Temporal (an operator) once this says so: see the end of the workflow. */
+  const root = CancellationScope.current();
 
   // Steps are short database transactions: local activities, run by the worker that runs the
   // workflow, without a round trip through a task queue for each stage change.
@@ -71,18 +73,27 @@ export async function productionWorkflow(input: ProductionWorkflowInput): Promis
     }
   }
 
-  /** An update's handler: after any step in flight, the validator's check again, then the action. */
+  /**
+   * An update's handler: after any step in flight, the validator's check again, then the action.
+   * Not cancelled with the workflow: a step it began is finished, and its caller told the truth.
+   */
   function afterSteps<A>(check: (args: A) => void, action: (args: A) => Promise<void>) {
-    return async (args: A) => {
+    return (args: A) => CancellationScope.nonCancellable(async () => {
       // Handlers woken together take turns: whoever resumes first may already hold the step.
       do await condition(() => !state.busy);
       while (state.busy);
       check(args);
       await action(args);
-    };
+    });
+  }
+
+  /** Once the workflow is cancelled through Temporal, the production is being cancelled: nothing else is taken. */
+  function requireNotStopping() {
+    if (root.consideredCancelled) refuse('stage', 'The production is being cancelled by the service\'s operators.');
   }
 
   function requireOpenPitch(pitchVersion?: number) {
+    requireNotStopping();
     if (state.stage !== 'pitch_ready') refuse('stage', `The pitch is not awaiting an answer (stage ${state.stage}).`);
     if (pitchVersion !== undefined && pitchVersion !== state.pitchVersion) {
       refuse('stage', `Pitch version ${pitchVersion} is out of date; the current version is ${state.pitchVersion}.`);
@@ -97,9 +108,11 @@ export async function productionWorkflow(input: ProductionWorkflowInput): Promis
   const canDecline = ({ pitchVersion }: { pitchVersion?: number }) => {
     // A decline bound to a version (a link's) answers that pitch, so it must still await an answer.
     if (pitchVersion !== undefined) return requireOpenPitch(pitchVersion);
+    requireNotStopping();
     if (!BEFORE_GREENLIGHT.includes(state.stage)) refuse('stage', `The production is ${state.stage}; it can no longer be declined.`);
   };
   const canCancel = (_args: CancelArgs) => {
+    requireNotStopping();
     if (TERMINAL.includes(state.stage)) refuse('stage', `The production is already ${state.stage}.`);
   };
 
@@ -208,7 +221,10 @@ export async function productionWorkflow(input: ProductionWorkflowInput): Promis
   async function cancelForTheOperator() {
     do await condition(() => !state.busy);
     while (state.busy);
-    if (!ended() && (await steps.cancel({ productionId, reason: OPERATOR_CANCEL_REASON, ...SYSTEM })).applied) state.stage = 'cancelled';
+    if (ended()) return;
+    const outcome = await steps.cancel({ productionId, reason: OPERATOR_CANCEL_REASON, ...SYSTEM });
+    // Not applied: the production ended first, delivered perhaps by a step whose answer the cancel cut off.
+    state.stage = outcome.applied ? 'cancelled' : outcome.stage;
   }
 
   try {
@@ -218,7 +234,7 @@ export async function productionWorkflow(input: ProductionWorkflowInput): Promis
   }
   // Cancelled through Temporal (an operator, not the API): the production must not stay charged
   // and unfinished, so it is cancelled as the API would. What is left runs whatever the cancel.
-  const stopped = CancellationScope.current().consideredCancelled;
+  const stopped = root.consideredCancelled;
   await CancellationScope.nonCancellable(async () => {
     if (stopped) await cancelForTheOperator();
     // Not delivered: nothing of the video may stay, whatever its last try left (one killed after

@@ -219,6 +219,34 @@ describe('the production workflow', () => {
     expect(children).toEqual(['discardVideoWorkflow']);
   });
 
+  it('a workflow cancelled through Temporal after its delivery was recorded (the answer lost) keeps the delivery and its video', async ({ env }) => {
+    const p = await startProduction(env);
+    await reachStage(env.db, p.id, 'pitch_ready');
+    await p.handle.executeUpdate(greenlightUpdate, { args: [ME] });
+    await reachStage(env.db, p.id, 'making');
+    // The delivery's step committed, and the workflow never heard so (its answer lost, the step still retrying).
+    await env.db.production.update({ where: { id: p.id }, data: { stage: 'delivered' } });
+    await p.handle.cancel();
+    expect(await p.handle.result()).toBe('delivered');
+    expect(await stageOf(env.db, p.id)).toBe('delivered');
+    expect(await balance(env.db, p.account.id)).toBe(90);
+    const { events } = await p.handle.fetchHistory();
+    expect(events?.some((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)).toBe(false);
+  });
+
+  it('refuses an update that arrives while an operator\'s cancel is being recorded: 409 stage, not a failure', async ({ env }) => {
+    // Recording the cancel fails a few times (~3 s of tries): the workflow is cancelled but still open.
+    const failCancelling = (productionId: string) => failWrites(env.db, {
+      table: 'production_events', on: 'INSERT', when: `NEW.production_id = '${productionId}' AND NEW.kind = 'cancelled'`, times: 3,
+    });
+    const p = await startProduction(env, { beforeStart: failCancelling });
+    await reachStage(env.db, p.id, 'pitch_ready');
+    await p.handle.cancel();
+    expect(await refusal(p.handle.executeUpdate(greenlightUpdate, { args: [ME] }))).toBe('stage');
+    expect(await p.handle.result()).toBe('cancelled');
+    expect(await balance(env.db, p.account.id)).toBe(100);
+  });
+
   it('auto mode greenlights as soon as the pitch lands', async ({ env }) => {
     const p = await startProduction(env, { mode: 'auto' });
     await reachStage(env.db, p.id, 'making');
