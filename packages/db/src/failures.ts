@@ -1,20 +1,33 @@
 import pg from 'pg';
 import { Prisma } from './generated/client.ts';
 
+/** Prisma's driver adapter's kinds for a database that cannot serve now. */
+const TRANSIENT_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'TransactionWriteConflict']);
+/**
+ * SQLSTATE classes of the same: connection exception, transaction rollback (serialization,
+ * deadlock), insufficient resources, operator intervention (shutdown, cannot connect now), system error.
+ */
+const TRANSIENT_SQLSTATE = /^(08|40|53|57|58)/;
 /** What pg says, with no code, when a connection could not be had in time or was lost. */
 const CONNECTION_LOST = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout)/;
 /** The network's own failures on the way to the database. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 
+type AdapterCause = { kind?: string; originalCode?: string };
+
 /**
- * Whether a call failed in the database or on the way to it (unreachable, no connection in time,
- * the connection dropped, a server shutting down, a statement refused): the same call may pass
- * later. Not a call Prisma refused before sending it (a mistake of ours), nor a missing row asked
- * for with `…OrThrow`, which is an answer. Prisma passes pg's connection errors on as they are.
+ * Whether a call failed because the database could not serve it now (unreachable, no connection
+ * in time, the connection dropped, a server shutting down or out of resources, a serialization
+ * conflict): the same call may pass later. Not an answer that will come again (a constraint, bad
+ * data, a missing row asked for with `…OrThrow`), nor a call Prisma refused before sending it.
+ * Prisma passes pg's connection errors on as they are; those count too.
  */
 export function isDatabaseFailure(error: unknown): boolean {
-  if (error instanceof Prisma.PrismaClientKnownRequestError) return error.code !== 'P2025';
-  if (error instanceof Prisma.PrismaClientUnknownRequestError || error instanceof Prisma.PrismaClientInitializationError) return true;
-  if (error instanceof pg.DatabaseError) return true;
+  if (error instanceof Prisma.PrismaClientKnownRequestError) {
+    const cause = (error.meta as { driverAdapterError?: { cause?: AdapterCause } } | undefined)?.driverAdapterError?.cause;
+    return Boolean(cause && (TRANSIENT_KINDS.has(cause.kind ?? '') || TRANSIENT_SQLSTATE.test(cause.originalCode ?? '')));
+  }
+  if (error instanceof Prisma.PrismaClientInitializationError) return true;
+  if (error instanceof pg.DatabaseError) return TRANSIENT_SQLSTATE.test(error.code ?? '');
   return error instanceof Error && (NETWORK_CODES.has((error as NodeJS.ErrnoException).code ?? '') || CONNECTION_LOST.test(error.message));
 }

@@ -3,7 +3,8 @@ import { sqlPool, type Db } from '@vp/db';
 
 /**
  * Makes the first `times` (1) writes to `table` that match `when` (SQL over NEW and OLD) fail, as
- * they would with the database unavailable: a trigger that raises, counting with a sequence of its own.
+ * they would with the database unavailable: a trigger that raises SQLSTATE 57P03 (cannot connect
+ * now), counting with a sequence of its own.
  * `tried` says how many such writes were made so far, failed or not (a sequence is not rolled back).
  */
 export async function failWrites(db: Db, options: { table: string; on: 'INSERT' | 'UPDATE'; when: string; times?: number }): Promise<{ tried: () => Promise<number> }> {
@@ -13,7 +14,7 @@ export async function failWrites(db: Db, options: { table: string; on: 'INSERT' 
     CREATE SEQUENCE ${name};
     CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-      IF nextval('${name}') <= ${options.times ?? 1} THEN RAISE EXCEPTION 'the database is unavailable'; END IF;
+      IF nextval('${name}') <= ${options.times ?? 1} THEN RAISE EXCEPTION 'the database is unavailable' USING ERRCODE = '57P03'; END IF;
       RETURN NEW;
     END $$;
     CREATE TRIGGER ${name} BEFORE ${options.on} ON ${options.table} FOR EACH ROW WHEN (${options.when}) EXECUTE FUNCTION ${name}();`);

@@ -57,9 +57,14 @@ export function createRenderFarmActivities(deps: RenderFarmDeps): RenderFarmActi
   const fetcher = (blobPrefix?: string): FetchMedia => mediaFetcher({ blobs, allowPrivate: deps.allowPrivateUrls, blobPrefix });
   /** A failure of this try, as Temporal should see it (see `asActivityFailure`). */
   const failedTry = (error: unknown) => asActivityFailure(error, Context.current().info.attempt);
-  /** A try's database call, the database's absence waited out with heartbeats (see `untilTheDatabaseAnswers`). */
+  /**
+   * A try's database call, the database's absence waited out with heartbeats (see
+   * `untilTheDatabaseAnswers`). A wait cut short by this worker's stop is a failed try, as in `produce`.
+   */
   const patiently = <T>(call: () => Promise<T>) => untilTheDatabaseAnswers(call, {
     signal: Context.current().cancellationSignal, onPause: () => Context.current().heartbeat(),
+  }).catch((error: unknown) => {
+    throw workerStopping() ? workerStoppedFailure(Context.current().info.attempt) : error;
   });
 
   /**

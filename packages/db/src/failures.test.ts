@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
+import { describe, expect } from 'vitest';
+import { seedAccount, test } from '@vp/testing';
+import { createDb, isDatabaseFailure, sqlPool } from './index.ts';
+
+const failureOf = (call: Promise<unknown>) => call.then(() => null, (error: unknown) => error);
+
+describe('a failure of the database, which the same call may pass later', () => {
+  test('is one that could not reach it, lost its connection, or found it shutting down', async ({ database }) => {
+    const unreachable = createDb('postgresql://postgres@127.0.0.1:9/none');
+    expect(isDatabaseFailure(await failureOf(unreachable.account.count()))).toBe(true);
+    await unreachable.$disconnect();
+
+    // A backend ended by the server (an admin's shutdown, a failover), mid-statement.
+    const { db } = database;
+    const sleeping = failureOf(db.$queryRawUnsafe('SELECT pg_sleep(5)'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sqlPool(db).query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(5)'`);
+    expect(isDatabaseFailure(await sleeping)).toBe(true);
+
+    // A server that cannot take connections now (SQLSTATE 57P03), as a statement's answer.
+    const raised = (code: string) => failureOf(db.$executeRawUnsafe(`DO $$ BEGIN RAISE EXCEPTION 'no' USING ERRCODE = '${code}'; END $$`));
+    expect(isDatabaseFailure(await raised('57P03'))).toBe(true);
+    expect(isDatabaseFailure(await failureOf(sqlPool(db).query(`DO $$ BEGIN RAISE EXCEPTION 'no' USING ERRCODE = '40001'; END $$`)))).toBe(true);
+  });
+
+  test('is not an answer that will come again: a constraint, bad data, a missing row, a refusal of ours', async ({ database }) => {
+    const { db } = database;
+    const { account } = await seedAccount(db);
+    expect(isDatabaseFailure(await failureOf(db.account.create({ data: { email: account.email, name: 'Twice' } })))).toBe(false);
+    expect(isDatabaseFailure(await failureOf(db.account.findUniqueOrThrow({ where: { id: randomUUID() } })))).toBe(false);
+    expect(isDatabaseFailure(await failureOf(db.$executeRawUnsafe(`DO $$ BEGIN RAISE EXCEPTION 'refused'; END $$`)))).toBe(false);
+    expect(isDatabaseFailure(await failureOf(sqlPool(db).query('SELECT 1/0')))).toBe(false);
+    expect(isDatabaseFailure(new Error('a bug of ours'))).toBe(false);
+  });
+
+  test('is a call that got no connection in time from a database that stopped answering', async () => {
+    // Takes the connection and never answers: a database host that hangs, or a network that drops everything.
+    const silent = createServer((socket) => socket.resume());
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const db = createDb(`postgresql://postgres@127.0.0.1:${(silent.address() as AddressInfo).port}/none`, { connectTimeoutMs: 300 });
+    try {
+      const started = Date.now();
+      const error = await failureOf(db.account.count());
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(isDatabaseFailure(error)).toBe(true);
+    } finally {
+      await db.$disconnect();
+      silent.close();
+    }
+  });
+});
