@@ -1,4 +1,4 @@
-import { ActivityFailure } from '@temporalio/workflow';
+import { ActivityFailure, CancellationScope } from '@temporalio/workflow';
 import type { ExportWorkflowInput } from './definitions.ts';
 import { renderFailure, renderFarm } from './render-farm.ts';
 
@@ -10,7 +10,8 @@ export async function exportWorkflow({ exportId, heartbeatTimeoutMs }: ExportWor
     return 'done';
   } catch (error) {
     if (!(error instanceof ActivityFailure)) throw error;
-    await steps.failExport({ exportId, error: renderFailure(error, { medium: 'A media file', then: 'Please try again.' }) });
+    // Recorded even when the workflow was cancelled (through Temporal): the export must not stay unfinished.
+    await CancellationScope.nonCancellable(() => steps.failExport({ exportId, error: renderFailure(error, { medium: 'A media file', then: 'Please try again.' }) }));
     return 'failed';
   }
 }

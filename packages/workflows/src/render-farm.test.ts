@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, CancelledFailure, TimeoutFailure } from '@temporalio/workflow';
 import { describe, expect, it } from 'vitest';
 import { renderFailure as renderFailureOf } from './render-farm.ts';
 
@@ -34,6 +34,11 @@ describe('why a render failed, in words', () => {
     const words = { medium: 'A media file', then: 'Your credits were refunded.' };
     expect(renderFailureOf(failed('MAXIMUM_ATTEMPTS_REACHED', farm('MediaError', BUSY, 3, false)), words)).toBe(`A media file could not be used: ${BUSY} (after 3 tries)`);
     expect(renderFailureOf(failed('NON_RETRYABLE_FAILURE', farm('NoPitch', 'No pitch.', 1, true)), words)).toBe('The video could not be made. Your credits were refunded.');
+  });
+
+  it('says the service\'s operators stopped a render cancelled with its workflow', () => {
+    expect(renderFailure(failed('CANCEL_REQUESTED', new CancelledFailure('Activity cancelled'))))
+      .toBe('The render was cancelled by the service\'s operators.');
   });
 
   it('gives a medium\'s own reason, with the tries when it was tried again', () => {

@@ -1,4 +1,4 @@
-import { ActivityFailure } from '@temporalio/workflow';
+import { ActivityFailure, CancellationScope } from '@temporalio/workflow';
 import type { RenderStatus } from '@vp/contracts';
 import type { RenderWorkflowInput } from './definitions.ts';
 import { renderFailure, renderFarm, renderFarmSteps } from './render-farm.ts';
@@ -11,7 +11,8 @@ export async function renderWorkflow({ renderId, heartbeatTimeoutMs }: RenderWor
     return 'done';
   } catch (error) {
     if (!(error instanceof ActivityFailure)) throw error;
-    await steps.failRender({ renderId, error: renderFailure(error, { medium: 'An image', then: 'Please try again.' }) });
+    // Recorded even when the workflow was cancelled (through Temporal): the render must not stay unfinished.
+    await CancellationScope.nonCancellable(() => steps.failRender({ renderId, error: renderFailure(error, { medium: 'An image', then: 'Please try again.' }) }));
     return 'failed';
   }
 }

@@ -318,6 +318,20 @@ describe('an image the renderer cannot decode', () => {
   }, 180_000);
 });
 
+describe('a render whose workflow is cancelled through Temporal (an operator)', () => {
+  it('reads as failed, saying so, and keeps none of its images', async ({ stack, database }) => {
+    const me = await caller(stack, database.db);
+    const res = await me.post(form([image(png), ['resolution', '480p'], ['wait', 'false']]));
+    expect(res.status).toBe(202);
+    const { render } = await json(res);
+    const handle = stack.temporal.client.workflow.getHandle(workflowIds.render(render.id));
+    await handle.cancel();
+    expect(await handle.result()).toBe('failed');
+    expect((await json(await me.get(render.id))).render).toMatchObject({ status: 'failed', error: 'The render was cancelled by the service\'s operators.' });
+    expect(await stack.blobs.list(renderImagesPrefix(render.id))).toEqual([]);
+  }, 60_000);
+});
+
 describe('a render whose workflow could not be started', () => {
   it('answers 503, reads as failed with no project (none was made), and keeps none of its images', async ({ stack, database }) => {
     // The gateway over a Temporal namespace that does not exist: every workflow start is refused.
