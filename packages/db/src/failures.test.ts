@@ -8,9 +8,14 @@ const failureOf = (call: Promise<unknown>) => call.then(() => null, (error: unkn
 
 describe('a failure of the database, which the same call may pass later', () => {
   test('is one that could not reach it, lost its connection, or found it shutting down', async ({ database }) => {
-    const unreachable = createDb('postgresql://postgres@127.0.0.1:9/none');
-    expect(isDatabaseFailure(await failureOf(unreachable.account.count()))).toBe(true);
-    await unreachable.$disconnect();
+    const refusing = createDb('postgresql://postgres@127.0.0.1:9/none');
+    expect(isDatabaseFailure(await failureOf(refusing.account.count()))).toBe(true);
+    await refusing.$disconnect();
+    // An address no route leads to (IPv6's documentation prefix): the adapter passes the network's
+    // error (EHOSTUNREACH here) on under its own code.
+    const unroutable = createDb('postgresql://postgres@[2001:db8::1]:5432/none', { connectTimeoutMs: 8000 });
+    expect(isDatabaseFailure(await failureOf(unroutable.account.count()))).toBe(true);
+    await unroutable.$disconnect();
 
     // A backend ended by the server (an admin's shutdown, a failover), mid-statement.
     const { db } = database;
@@ -33,6 +38,31 @@ describe('a failure of the database, which the same call may pass later', () => 
     expect(isDatabaseFailure(await failureOf(db.$executeRawUnsafe(`DO $$ BEGIN RAISE EXCEPTION 'refused'; END $$`)))).toBe(false);
     expect(isDatabaseFailure(await failureOf(sqlPool(db).query('SELECT 1/0')))).toBe(false);
     expect(isDatabaseFailure(new Error('a bug of ours'))).toBe(false);
+  });
+
+  test('is a transaction that could not start in time: every connection of the pool busy', async ({ database }) => {
+    const db = createDb(database.url, { max: 1, connectTimeoutMs: 1000 });
+    try {
+      let release!: () => void;
+      const holding = db.$transaction(async (tx) => {
+        await tx.$queryRawUnsafe('SELECT 1');
+        await new Promise<void>((resolve) => (release = resolve));
+      }, { timeout: 20_000 });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      // One transaction that waits for a connection past Prisma's limit (P2028), one past the pool's own.
+      const [interactive, batch] = await Promise.all([
+        failureOf(db.$transaction((tx) => tx.account.count(), { maxWait: 500 })),
+        failureOf(db.$transaction([db.account.count()])),
+      ]);
+      release();
+      await holding;
+      expect(interactive).toMatchObject({ code: 'P2028' });
+      expect(isDatabaseFailure(interactive)).toBe(true);
+      expect(batch).toMatchObject({ message: expect.stringMatching(/^timeout exceeded when trying to connect/) });
+      expect(isDatabaseFailure(batch)).toBe(true);
+    } finally {
+      await db.$disconnect();
+    }
   });
 
   test('is a call that got no connection in time from a database that stopped answering', async () => {

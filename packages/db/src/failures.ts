@@ -14,6 +14,8 @@ const CONNECTION_LOST = /^(Connection terminated|timeout exceeded when trying to
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 
 type AdapterCause = { kind?: string; originalCode?: string };
+/** Prisma's "Unable to start a transaction in the given time". */
+const NO_TRANSACTION_IN_TIME = 'P2028';
 
 /**
  * Whether a call failed because the database could not serve it now (unreachable, no connection
@@ -25,7 +27,10 @@ type AdapterCause = { kind?: string; originalCode?: string };
 export function isDatabaseFailure(error: unknown): boolean {
   if (error instanceof Prisma.PrismaClientKnownRequestError) {
     const cause = (error.meta as { driverAdapterError?: { cause?: AdapterCause } } | undefined)?.driverAdapterError?.cause;
-    return Boolean(cause && (TRANSIENT_KINDS.has(cause.kind ?? '') || TRANSIENT_SQLSTATE.test(cause.originalCode ?? '')));
+    if (cause) return TRANSIENT_KINDS.has(cause.kind ?? '') || TRANSIENT_SQLSTATE.test(cause.originalCode ?? '');
+    // Without the adapter's cause: a network error the adapter passed on under its own code, or no
+    // transaction in time (the pool busy, or its new connection not opening).
+    return NETWORK_CODES.has(error.code) || error.code === NO_TRANSACTION_IN_TIME;
   }
   if (error instanceof Prisma.PrismaClientInitializationError) return true;
   if (error instanceof pg.DatabaseError) return TRANSIENT_SQLSTATE.test(error.code ?? '');

@@ -221,7 +221,8 @@ export async function productionWorkflow(input: ProductionWorkflowInput): Promis
   async function cancelForTheOperator() {
     do await condition(() => !state.busy);
     while (state.busy);
-    if (ended()) return;
+    // Asked even when the workflow holds an ending: a stage it set ahead of its step (skipped)
+    // may not have been written, the step cut off by the cancel.
     const outcome = await steps.cancel({ productionId, reason: OPERATOR_CANCEL_REASON, ...SYSTEM });
     // Not applied: the production ended first, delivered perhaps by a step whose answer the cancel cut off.
     state.stage = outcome.applied ? 'cancelled' : outcome.stage;

@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, isCancellation, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, CancelledFailure, isCancellation, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import { RENDER_TRIES, STEP_RETRY, type RenderFarmActivities, type RenderFarmSteps } from './definitions.ts';
 
 /** The render farm's short steps, local activities of its workflows, tried until they pass. */
@@ -20,12 +20,20 @@ export function renderFarm(heartbeatTimeoutMs: number) {
 }
 
 /**
+ * A render farm activity's failure, or the cancellation of its workflow: a cancelled scope
+ * refuses to schedule the activity at all (a plain `CancelledFailure`) when the cancel came first.
+ */
+export function isRenderFailure(error: unknown): error is ActivityFailure | CancelledFailure {
+  return error instanceof ActivityFailure || error instanceof CancelledFailure;
+}
+
+/**
  * Why a render failed, in words a person can read: never the render machine's diagnostics.
  * `medium` names what a media failure was about ("An image"); `then` says what happens next.
  * A render cancelled with its workflow was stopped through Temporal, by the service's operators.
  */
-export function renderFailure(error: ActivityFailure, words: { medium: string; then: string }): string {
-  if (isCancellation(error)) return 'The render was cancelled by the service\'s operators.';
+export function renderFailure(error: ActivityFailure | CancelledFailure, words: { medium: string; then: string }): string {
+  if (!(error instanceof ActivityFailure) || isCancellation(error)) return 'The render was cancelled by the service\'s operators.';
   const cause = error.cause;
   const tries = triesOf(error);
   if (cause instanceof ApplicationFailure && cause.type === 'MediaError') {

@@ -247,6 +247,22 @@ describe('the production workflow', () => {
     expect(await balance(env.db, p.account.id)).toBe(100);
   });
 
+  it('a workflow cancelled through Temporal while its skip is still being recorded ends cancelled, as the database says', async ({ env }) => {
+    // The writer finds nothing worth a video; showing that verdict fails for as long as the test lasts.
+    let outage!: Awaited<ReturnType<typeof failWrites>>;
+    const failShowing = async (productionId: string) => {
+      outage = await failWrites(env.db, { table: 'production_events', on: 'INSERT', when: `NEW.production_id = '${productionId}' AND NEW.kind = 'pitch'`, times: 1000 });
+    };
+    const p = await startProduction(env, {
+      brief: { intent: 'Update dependencies', code: [{ path: 'pnpm-lock.yaml', source: 'lockfileVersion: 9\n', additions: 300, deletions: 280 }] },
+      beforeStart: failShowing,
+    });
+    await waitFor(async () => (await outage.tried()) >= 1, { what: 'the skip\'s first try' });
+    await p.handle.cancel();
+    expect(await p.handle.result()).toBe('cancelled');
+    expect(await stageOf(env.db, p.id)).toBe('cancelled');
+  });
+
   it('auto mode greenlights as soon as the pitch lands', async ({ env }) => {
     const p = await startProduction(env, { mode: 'auto' });
     await reachStage(env.db, p.id, 'making');

@@ -16,6 +16,7 @@ import { Render, workflowIds, type Scope } from '@vp/contracts';
 import { createRender, renderImagesPrefix, signedRenderVideoUrl } from '@vp/projects';
 import { renderWorkflowStart } from '@vp/workflows/render-start';
 import { seedAccount, test, waitFor } from '@vp/testing';
+import { createRenderWorker, runRenderWorker } from '@vp/render-worker';
 import { makeImage, probe } from '../testing/media.ts';
 import { appOverTemporal, createTestGateway, createTestStack, json, withKey } from '../test-app.ts';
 
@@ -329,6 +330,39 @@ describe('a render whose workflow is cancelled through Temporal (an operator)', 
     expect(await handle.result()).toBe('failed');
     expect((await json(await me.get(render.id))).render).toMatchObject({ status: 'failed', error: 'The render was cancelled by the service\'s operators.' });
     expect(await stack.blobs.list(renderImagesPrefix(render.id))).toEqual([]);
+  }, 60_000);
+
+  it('reads as failed too when cancelled before any render worker took it', async ({ stack, database }) => {
+    // A gateway whose task queues no render farm polls yet: the render's workflow has not run at all.
+    const prefix = `idle-${crypto.randomUUID().slice(0, 8)}-`;
+    const idle = await createTestGateway(database, { config: { ...stack.config, temporal: { ...stack.config.temporal, taskQueuePrefix: prefix } } });
+    try {
+      const me = await seedAccount(database.db);
+      const res = await idle.app.request('/v1/renders', {
+        method: 'POST', body: form([image(png), ['resolution', '480p'], ['wait', 'false']]), headers: { authorization: `Bearer ${me.apiKey}` },
+      });
+      const { render } = await json(res);
+      const handle = idle.temporal.client.workflow.getHandle(workflowIds.render(render.id));
+      await handle.cancel();
+      // A render worker comes only now: the workflow's first task finds the cancel already there.
+      const stop = new AbortController();
+      const farm = await createRenderWorker({
+        config: idle.config, connection: idle.temporal.nativeConnection, db: database.db, blobs: idle.blobs, workflowBundle: idle.temporal.workflowBundle,
+      });
+      const running = runRenderWorker(farm, stop.signal);
+      try {
+        expect(await handle.result()).toBe('failed');
+      } finally {
+        stop.abort();
+        await running;
+      }
+      expect(await database.db.render.findUniqueOrThrow({ where: { id: render.id } })).toMatchObject({
+        status: 'failed', error: 'The render was cancelled by the service\'s operators.',
+      });
+      expect(await idle.blobs.list(renderImagesPrefix(render.id))).toEqual([]);
+    } finally {
+      await idle.close();
+    }
   }, 60_000);
 });
 
