@@ -3,7 +3,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { findS3Server, startS3Server, type RunningS3 } from '@vp/devstack';
 import { BlobNotFoundError, createBlobStore, type BlobStore } from './index.ts';
 
@@ -154,50 +154,42 @@ describe('the S3 blob store, against a real S3-compatible server (versitygw)', (
     }
   }, 30_000);
 
-  it('gives a put up when its signal is aborted, against a server that stopped answering', async () => {
-    // Takes the connection and the request, and never answers.
+  /** A store whose server takes the connection and the request, and never answers. */
+  async function silentStore(settings: { stalledAfterMs?: number } = {}) {
     const silent = createServer((socket) => socket.resume());
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    try {
-      const store = createBlobStore({
-        kind: 's3', endpoint: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, bucket: 'videos', region: 'us-east-1',
-        accessKeyId: 'key', secretAccessKey: 'secret', forcePathStyle: true,
-      });
-      const given = new AbortController();
-      const put = store.put('exports/x/video.mp4', Buffer.from('x'), { signal: given.signal });
-      setTimeout(() => given.abort(new Error('the try was cancelled')), 200);
-      await expect(put).rejects.toThrow();
-    } finally {
-      silent.close();
-    }
+    onTestFinished(() => void silent.close());
+    return createBlobStore({
+      kind: 's3', endpoint: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, bucket: 'videos', region: 'us-east-1',
+      accessKeyId: 'key', secretAccessKey: 'secret', forcePathStyle: true, ...settings,
+    });
+  }
+
+  it('gives a put up when its signal is aborted, against a server that stopped answering', async () => {
+    const store = await silentStore();
+    const given = new AbortController();
+    const put = store.put('exports/x/video.mp4', Buffer.from('x'), { signal: given.signal });
+    setTimeout(() => given.abort(new Error('the try was cancelled')), 200);
+    await expect(put).rejects.toThrow();
   });
 
   it('fails a lookup and a put, with no signal given, against a server that stopped answering', async () => {
-    const silent = createServer((socket) => socket.resume());
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    try {
-      const store = createBlobStore({
-        kind: 's3', endpoint: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, bucket: 'videos', region: 'us-east-1',
-        accessKeyId: 'key', secretAccessKey: 'secret', forcePathStyle: true, stalledAfterMs: 300,
-      });
-      await expect(store.stat('exports/x/video.mp4')).rejects.toThrow();
-      await expect(store.put('exports/x/video.mp4', Buffer.from('x'))).rejects.toThrow();
+    const store = await silentStore({ stalledAfterMs: 300 });
+    await expect(store.stat('exports/x/video.mp4')).rejects.toThrow();
+    await expect(store.put('exports/x/video.mp4', Buffer.from('x'))).rejects.toThrow();
 
-      // A file's put that fails, or is given up, leaves the file closed.
-      const file = join(dir, 'unsent.mp4');
-      await writeFile(file, Buffer.alloc(10 * 1024 * 1024));
-      const openOnFile = async () => {
-        const fds = await readdir('/proc/self/fd');
-        return (await Promise.all(fds.map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')))).filter((target) => target === file).length;
-      };
-      await expect(store.put('exports/x/video.mp4', { file })).rejects.toThrow();
-      const given = new AbortController();
-      setTimeout(() => given.abort(new Error('the try was cancelled')), 50);
-      await expect(store.put('exports/x/video.mp4', { file }, { signal: given.signal })).rejects.toThrow();
-      expect(await openOnFile()).toBe(0);
-    } finally {
-      silent.close();
-    }
+    // A file's put that fails, or is given up, leaves the file closed.
+    const file = join(dir, 'unsent.mp4');
+    await writeFile(file, Buffer.alloc(10 * 1024 * 1024));
+    const openOnFile = async () => {
+      const fds = await readdir('/proc/self/fd');
+      return (await Promise.all(fds.map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')))).filter((target) => target === file).length;
+    };
+    await expect(store.put('exports/x/video.mp4', { file })).rejects.toThrow();
+    const given = new AbortController();
+    setTimeout(() => given.abort(new Error('the try was cancelled')), 50);
+    await expect(store.put('exports/x/video.mp4', { file }, { signal: given.signal })).rejects.toThrow();
+    expect(await openOnFile()).toBe(0);
   });
 
   it('is refused by the server with the wrong secret (requests are really signed)', async () => {
