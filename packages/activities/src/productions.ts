@@ -4,10 +4,9 @@ import { Prisma, type Db } from '@vp/db';
 import { balance, chargeWithin, refundWithin } from '@vp/ledger';
 import type { PitchWriter } from '@vp/pitch';
 import { applyStep, pitchesUsed, type Step, type StepWork } from '@vp/productions';
-import type { ProductionActivities, Refused, StepOutcome } from '@vp/workflows/definitions';
+import { SYSTEM_ACTOR, type ProductionActivities, type Refused, type StepOutcome } from '@vp/workflows/definitions';
 import type { EventPublisher } from './publish.ts';
 
-const SYSTEM = { actor: 'system', actorName: 'Video Production Service' };
 const NOT_STARTED = ['queued', 'writing_pitch', 'pitch_ready', 'greenlit', 'making', 'exporting'] as const;
 
 /** Without `events`, stage changes publish nothing (tests of the production workflow alone). */
@@ -34,7 +33,7 @@ export function createProductionActivities({ db, writer, events }: ProductionAct
     async startWritingPitch({ productionId }) {
       return outcome(await applyStep(db, {
         productionId, stepKey: `${productionId}:writing:1`, from: ['queued'],
-        event: { kind: 'stage', ...SYSTEM, payload: { stage: 'writing_pitch' } },
+        event: { kind: 'stage', ...SYSTEM_ACTOR, payload: { stage: 'writing_pitch' } },
         update: { stage: 'writing_pitch' },
       }));
     },
@@ -70,7 +69,7 @@ export function createProductionActivities({ db, writer, events }: ProductionAct
       const stage = verdict === 'skip' ? 'skipped' : 'pitch_ready';
       return outcome(await announce(stage === 'skipped' ? 'production.skipped' : 'production.pitch_ready', {
         productionId, stepKey: `${productionId}:pitch:${version}`, from: ['writing_pitch'],
-        event: { kind: 'pitch', ...SYSTEM, payload: { stage, version, ...(verdictReason ? { reason: verdictReason } : {}) } },
+        event: { kind: 'pitch', ...SYSTEM_ACTOR, payload: { stage, version, ...(verdictReason ? { reason: verdictReason } : {}) } },
         update: { stage, pitchVersion: version },
       }));
     },
@@ -150,7 +149,7 @@ export function createProductionActivities({ db, writer, events }: ProductionAct
     async startMaking({ productionId }) {
       return outcome(await announce('production.progress', {
         productionId, stepKey: `${productionId}:making`, from: ['greenlit'],
-        event: { kind: 'stage', ...SYSTEM, payload: { stage: 'making' } },
+        event: { kind: 'stage', ...SYSTEM_ACTOR, payload: { stage: 'making' } },
         update: { stage: 'making', queue: { phase: null, startedAt: null, retrying: false, lastProgress: null } },
       }));
     },
@@ -158,7 +157,7 @@ export function createProductionActivities({ db, writer, events }: ProductionAct
     async deliver({ productionId, delivery }) {
       return outcome(await announce('production.delivered', {
         productionId, stepKey: `${productionId}:delivered`, from: ['making', 'exporting'],
-        event: { kind: 'delivered', ...SYSTEM, payload: { stage: 'delivered' } },
+        event: { kind: 'delivered', ...SYSTEM_ACTOR, payload: { stage: 'delivered' } },
         update: { stage: 'delivered', delivery, queue: Prisma.DbNull },
       }));
     },
@@ -166,7 +165,7 @@ export function createProductionActivities({ db, writer, events }: ProductionAct
     async fail({ productionId, error }) {
       return outcome(await announce('production.failed', {
         productionId, stepKey: `${productionId}:failed`, from: NOT_STARTED,
-        event: { kind: 'failed', ...SYSTEM, payload: { stage: 'failed', error } },
+        event: { kind: 'failed', ...SYSTEM_ACTOR, payload: { stage: 'failed', error } },
         update: { stage: 'failed', error, queue: Prisma.DbNull },
       }, refundInStep(productionId)));
     },

@@ -3,6 +3,8 @@ import type { Delivery, Stage } from '@vp/contracts';
 
 /** Who acts: `user:<id>`, `key:<id>`, `email:<address>`, `webhook:<endpointId>`, `auto`, `system`. */
 export type ActorRef = { actor: string; actorName: string | null };
+/** The service itself, as a timeline's actor (DECISIONS: timeline actors `system`). */
+export const SYSTEM_ACTOR: ActorRef = { actor: 'system', actorName: 'Video Production Service' };
 
 export type GreenlightArgs = ActorRef & { pitchVersion?: number };
 export type CommentArgs = ActorRef & { comment: string; pitchVersion?: number };

@@ -6,15 +6,13 @@ import type { Stage } from '@vp/contracts';
 import { workflowIds } from '@vp/contracts/temporal';
 import { discardVideoWorkflow } from './discard-video.ts';
 import {
-  cancelUpdate, commentUpdate, declineUpdate, greenlightUpdate, RENDER_TRIES, REFUSALS, stateQuery, STEP_RETRY,
+  cancelUpdate, commentUpdate, declineUpdate, greenlightUpdate, RENDER_TRIES, REFUSALS, stateQuery, STEP_RETRY, SYSTEM_ACTOR,
   type ActorRef, type CancelArgs, type CommentArgs, type DeclineArgs, type GreenlightArgs, type ProductionActivities, type ProductionWorkflowInput, type Refusal, type RenderFarmActivities,
   type StepOutcome,
 } from './definitions.ts';
 import { renderFailure } from './render-farm.ts';
 
 const TERMINAL: readonly Stage[] = ['delivered', 'skipped', 'declined', 'cancelled', 'failed'];
-/** The service's own actor, for what it does of itself (DECISIONS: timeline actors). */
-const SYSTEM = { actor: 'system', actorName: 'Video Production Service' };
 const OPERATOR_CANCEL_REASON = 'Cancelled by the service\'s operators.';
 const BEFORE_GREENLIGHT: readonly Stage[] = ['queued', 'writing_pitch', 'pitch_ready'];
 
@@ -223,7 +221,7 @@ export async function productionWorkflow(input: ProductionWorkflowInput): Promis
     while (state.busy);
     // Asked even when the workflow holds an ending: a stage it set ahead of its step (skipped)
     // may not have been written, the step cut off by the cancel.
-    const outcome = await steps.cancel({ productionId, reason: OPERATOR_CANCEL_REASON, ...SYSTEM });
+    const outcome = await steps.cancel({ productionId, reason: OPERATOR_CANCEL_REASON, ...SYSTEM_ACTOR });
     // Not applied: the production ended first, delivered perhaps by a step whose answer the cancel cut off.
     state.stage = outcome.applied ? 'cancelled' : outcome.stage;
   }

@@ -1,9 +1,8 @@
 import type { Phase, SubscribableEventType } from '@vp/contracts';
 import type { Db, Prisma } from '@vp/db';
 import { applyStep, type Step } from '@vp/productions';
+import { SYSTEM_ACTOR } from '@vp/workflows/definitions';
 import type { EventPublisher } from '../publish.ts';
-
-const SYSTEM = { actor: 'system', actorName: 'Video Production Service' };
 
 /** A write that fails is tried again after these pauses (a database that blinks), then given up. */
 const WRITE_RETRIES_MS = [200, 1000, 3000];
@@ -72,14 +71,14 @@ export function productionProgress(
     if (stage) {
       await apply({
         productionId, stepKey: `${productionId}:${stage}:${attempt}`, from: [stage === 'exporting' ? 'making' : 'exporting'],
-        event: { kind: 'stage', ...SYSTEM, payload: { stage } },
+        event: { kind: 'stage', ...SYSTEM_ACTOR, payload: { stage } },
         update: { stage },
       });
     }
     const words = retrying ? `${IN_WORDS[phase]} (Try ${attempt} of ${input.maxAttempts}.)` : IN_WORDS[phase];
     await apply({
       productionId, stepKey: `${productionId}:render:${attempt}:${phase}`, from: ['making', 'exporting'],
-      event: { kind: 'note', ...SYSTEM, payload: { phase } },
+      event: { kind: 'note', ...SYSTEM_ACTOR, payload: { phase } },
       update: { queue: { phase, startedAt, retrying, lastProgress: words } },
     }, 'production.progress');
   }
@@ -89,7 +88,7 @@ export function productionProgress(
     await apply({
       productionId, stepKey: `${productionId}:render:${attempt}:retry`, from: ['making', 'exporting'],
       // The spec's payload of a progress note is the phase moved to: none, between tries. The queue status says why.
-      event: { kind: 'note', ...SYSTEM, payload: { phase: null } },
+      event: { kind: 'note', ...SYSTEM_ACTOR, payload: { phase: null } },
       update: { queue: { phase: null, startedAt: null, retrying: true, lastProgress: `Try ${attempt} of ${input.maxAttempts} did not succeed; the next starts in a few seconds.` } },
     }, 'production.progress');
   }
