@@ -4,6 +4,7 @@ import type { Assets } from '../media/assets.ts';
 import { planComposition } from '../plan/plan.ts';
 import { mix, toRgb } from '../style/color.ts';
 import { sampleBrief, samplePitch, CODE_FILE } from '../testing/fixtures.ts';
+import { measure } from './text.ts';
 import { Compositor } from './compositor.ts';
 import { themeFor } from './theme.ts';
 
@@ -48,7 +49,7 @@ describe('a code scene', () => {
     // The editor scrolled: the changed line (61 of 90) is on screen, the first lines are not.
     const firstVisible = Math.round(code.scrollTo / code.lineHeight);
     expect(firstVisible).toBeGreaterThan(0);
-    const focus = code.excerpt.focusLine;
+    const focus = code.focusRow;
     expect(focus).toBeGreaterThanOrEqual(firstVisible);
     expect(focus + 1).toBeLessThan(firstVisible + code.visibleLines);
     // The removed and added lines have their red and green rows and gutter bars.
@@ -66,5 +67,32 @@ describe('a code scene', () => {
     expect(removed.r).toBeGreaterThan(context.r + 10);
     expect(added.g).toBeGreaterThan(context.g + 10);
     compositor.dispose();
+  });
+
+  it('wraps a changed line too long for a phone-shaped frame onto rows that all fit, none of it cut off', async () => {
+    const long = '  const timeoutMs = options.timeoutMs ?? settings.network.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;';
+    const file = { ...CODE_FILE, patch: CODE_FILE.patch.replace('+  const timeoutMs = options.timeoutMs ?? 30_000;', `+${long}`) };
+    const source = file.source.replace('  const timeoutMs = options.timeoutMs ?? 30_000;', long);
+    const phone = sampleBrief(url, { aspect: '9:16' });
+    const brief = { ...phone, code: [{ ...phone.code[0]!, ...file, source }] };
+    const pitch = samplePitch([{ title: 'Configurable timeouts', durationMs: 3000, codePaths: [CODE_FILE.path] }]);
+    const composition = composeProduction({ brief, pitch });
+    const theme = themeFor(composition.brand, null);
+    const code = (await planComposition(composition, theme)).scenes[0]?.code;
+    if (!code) throw new Error('no code plan');
+
+    const added = code.rows.filter((row) => row.change === 'added');
+    expect(added.length).toBeGreaterThan(1);
+    expect(added.map((row) => row.tokens.map((t) => t.text).join('').trim()).join(' ')).toBe(long.trim());
+    expect(added.slice(1).every((row) => row.number === null)).toBe(true);
+    for (const row of code.rows) {
+      const width = row.indent * code.charWidth + measure(row.tokens.map((t) => t.text).join(''), code.fontSize, theme.mono, 400);
+      expect(code.gutterWidth + width).toBeLessThanOrEqual(code.viewport.width);
+    }
+    // Every row of the change is on screen once the editor has scrolled.
+    const firstVisible = code.scrollTo / code.lineHeight;
+    const rowsOfChange = code.rows.flatMap((row, i) => (row.change === 'context' ? [] : [i]));
+    expect(Math.min(...rowsOfChange)).toBeGreaterThanOrEqual(firstVisible);
+    expect(Math.max(...rowsOfChange)).toBeLessThan(firstVisible + code.visibleLines);
   });
 });

@@ -30,10 +30,10 @@ export function codePainter(plan: ScenePlan, layout: Layout, theme: Theme): Pain
   const caption = plan.sub ? new Caption(plan.sub, layout, theme) : null;
   const window = windowLayer(code, theme, radius, u);
   const pad = Math.round(20 * u);
-  const lines = code.excerpt.lines.length ? codeLayer(code, theme, pad) : noteLayer(code, theme, u, pad);
+  const lines = code.rows.length ? codeLayer(code, theme, pad) : noteLayer(code, theme, u, pad);
   const { viewport, lineHeight } = code;
   const { enterAt, leaveAt } = plan;
-  const changed = code.excerpt.lines.flatMap((line, i) => (line.change === 'context' ? [] : [{ i, color: line.change === 'added' ? ADDED : REMOVED }]));
+  const changed = code.rows.flatMap((row, i) => (row.change === 'context' ? [] : [{ i, color: row.change === 'added' ? ADDED : REMOVED }]));
 
   return {
     draw(surface: Surface, t: number, alpha: number) {
@@ -128,36 +128,35 @@ function elide(path: string, size: number, family: string, room: number): string
   return text;
 }
 
-/** Every line that is ever on screen: diff backgrounds, gutter with numbers and markers, coloured tokens. */
+/** Every row that is ever on screen: diff backgrounds, gutter with numbers and markers, coloured tokens. */
 function codeLayer(code: CodePlan, theme: Theme, pad: number): Canvas {
-  const { excerpt, highlighted, viewport, lineHeight, fontSize, charWidth, gutterWidth, renderedLines } = code;
-  return layer(viewport.width, pad + renderedLines * lineHeight, (ctx) => {
+  const { rows, highlighted, viewport, lineHeight, fontSize, charWidth, gutterWidth } = code;
+  return layer(viewport.width, pad + rows.length * lineHeight, (ctx) => {
     const gutterColor = mix(highlighted.foreground, highlighted.background, 0.55);
     ctx.textBaseline = 'middle';
-    for (let i = 0; i < renderedLines; i++) {
-      const line = excerpt.lines[i];
-      if (!line) break;
+    rows.forEach((row, i) => {
       const y = pad + i * lineHeight;
       const mid = y + lineHeight / 2;
-      if (line.change !== 'context') {
-        ctx.fillStyle = withAlpha(line.change === 'added' ? ADDED : REMOVED, theme.dark ? 0.2 : 0.14);
+      if (row.change !== 'context') {
+        ctx.fillStyle = withAlpha(row.change === 'added' ? ADDED : REMOVED, theme.dark ? 0.2 : 0.14);
         ctx.fillRect(0, y, viewport.width, lineHeight);
       }
       ctx.font = font(fontSize, theme.mono, 400);
-      ctx.fillStyle = line.change === 'context' ? gutterColor : line.change === 'added' ? ADDED : REMOVED;
-      const number = line.number === null ? '' : String(line.number);
+      ctx.fillStyle = row.change === 'context' ? gutterColor : row.change === 'added' ? ADDED : REMOVED;
+      const number = row.number === null ? '' : String(row.number);
       const markerX = gutterWidth - 2 * charWidth;
       ctx.fillText(number, markerX - charWidth * (number.length + 1), mid);
-      if (line.change !== 'context') ctx.fillText(line.change === 'added' ? '+' : '−', markerX, mid);
-      let x = gutterWidth;
-      for (const token of highlighted.lines[i] ?? []) {
+      // The marker only on a line's first row, as in a diff view that wraps.
+      if (row.change !== 'context' && row.number !== null) ctx.fillText(row.change === 'added' ? '+' : '−', markerX, mid);
+      let x = gutterWidth + row.indent * charWidth;
+      for (const token of row.tokens) {
         ctx.font = `${token.italic ? 'italic ' : ''}${font(fontSize, theme.mono, token.bold ? 700 : 400)}`;
-        ctx.fillStyle = line.change === 'removed' ? mix(token.color, highlighted.background, 0.35) : token.color;
+        ctx.fillStyle = row.change === 'removed' ? mix(token.color, highlighted.background, 0.35) : token.color;
         ctx.fillText(token.text, x, mid);
         x += ctx.measureText(token.text).width;
         if (x > viewport.width) break;
       }
-    }
+    });
   });
 }
 
