@@ -23,6 +23,8 @@ import { createRateLimiter, type RateLimiter } from './rate-limit/fixed-window.t
 
 /** Routes whose bodies are not JSON (multipart uploads). */
 const NON_JSON_BODIES = (path: string) => path.startsWith('/v1/renders');
+/** A new production's brief, the one JSON body that may be large. */
+const BRIEFS = '/v1/productions';
 
 /** The whole HTTP surface; `main.ts` serves it, tests call `app.request()`. */
 export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLimiter(deps.db)) {
@@ -45,7 +47,8 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
   // A feature switched off on this server answers 503 whatever was sent: before any body check.
   app.use('/v1/webhooks/*', checkFirst(() => requireWebhooks(deps.config)));
   app.use('/production-links/*', checkFirst(() => requireLinks(deps.config)));
-  app.use(limitBody(deps.config.http.bodyLimitBytes, { except: NON_JSON_BODIES }));
+  app.use(limitBody(deps.config.http.bodyLimitBytes, { except: (path) => NON_JSON_BODIES(path) || path === BRIEFS }));
+  app.use(BRIEFS, limitBody(deps.config.http.briefBodyLimitBytes));
   app.use('/v1/renders', limitBody(deps.config.render.bodyLimitBytes, { refusal: formTooLarge }));
   app.use('/v1/*', requireJsonBody({ except: NON_JSON_BODIES }));
   app.use('/production-links/*', requireJsonBody());

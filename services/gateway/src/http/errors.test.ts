@@ -7,13 +7,13 @@ import { createDb } from '@vp/db';
 import { createTestGateway, withKey, json } from '../test-app.ts';
 
 const it = test.extend('gateway', { scope: 'file' }, async ({ database }, { onCleanup }) => {
-  const gateway = await createTestGateway(database, { env: { BODY_LIMIT_BYTES: '4096' } });
+  const gateway = await createTestGateway(database, { env: { BODY_LIMIT_BYTES: '4096', BRIEF_BODY_LIMIT_BYTES: '16384' } });
   onCleanup(gateway.close);
   const { apiKey } = await seedAccount(database.db, { credits: 100 });
   return { ...gateway, apiKey };
 });
 
-/** The deployment's body limit (8 MiB): room for a body nested a million deep. */
+/** The deployment's body limits (a brief's is 32 MiB): room for a body nested a million deep. */
 const roomy = test.extend('gateway', { scope: 'file' }, async ({ database }, { onCleanup }) => {
   const gateway = await createTestGateway(database);
   onCleanup(gateway.close);
@@ -96,12 +96,18 @@ describe('every non-2xx body is { error, code?, issues? } (spec: Errors)', () =>
     }
   });
 
-  it('an oversized body is a 413, refused before it is read to the end', async ({ gateway }) => {
-    const res = await gateway.app.request('/v1/productions', withKey(gateway.apiKey, { json: { brief: { intent: 'x'.repeat(10_000) } } }));
-    expect(res.status).toBe(413);
-    expect(await json(res)).toEqual({ error: expect.stringContaining('4096'), code: 'payload_too_large' });
+  it('an oversized body is a 413, refused before it is read to the end; a brief has a limit of its own', async ({ gateway }) => {
+    const comment = await gateway.app.request(`/v1/productions/${crypto.randomUUID()}/comments`, withKey(gateway.apiKey, { json: { comment: 'x'.repeat(5000) } }));
+    expect(comment.status).toBe(413);
+    expect(await json(comment)).toEqual({ error: 'The body is larger than 4096 bytes.', code: 'payload_too_large' });
     // The rest of it may still be on its way: the connection is not kept for another request.
-    expect(res.headers.get('connection')).toBe('close');
+    expect(comment.headers.get('connection')).toBe('close');
+
+    const brief = (intent: string) => gateway.app.request('/v1/productions', withKey(gateway.apiKey, { json: { brief: { intent, context: 'c'.repeat(8000) } } }));
+    expect((await brief('Over the limit of other bodies, under a brief\'s')).status).toBe(201);
+    const large = await brief('x'.repeat(10_000));
+    expect(large.status).toBe(413);
+    expect(await json(large)).toEqual({ error: 'The body is larger than 16384 bytes.', code: 'payload_too_large' });
   });
 
   it('an unknown route is a 404 and a wrong method a 405 with Allow', async ({ gateway }) => {

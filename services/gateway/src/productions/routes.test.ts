@@ -123,6 +123,23 @@ describe('POST /v1/productions', () => {
     expect(await database.db.production.count({ where: { workspaceId: me.workspace.id } })).toBe(0);
   });
 
+  it('takes a brief at every size the spec allows (40 code files of 200000 characters) and writes its pitch', async ({ stack, database }) => {
+    const me = await caller(stack, database.db);
+    const line = (i: number) => `export const value${i} = compute(${i}); // "quoted", tabbed\t, and \\ escaped\n`;
+    const source = Array.from({ length: 4000 }, (_, i) => line(i)).join('').slice(0, 200_000);
+    const code = Array.from({ length: 40 }, (_, i) => ({
+      path: `src/module-${i}/${'deep/'.repeat(90)}file.ts`.slice(0, 500), source, status: 'modified', additions: 3, deletions: 1,
+      patch: `@@ -1,2 +1,2 @@\n${'+added line\n'.repeat(1800)}`.slice(0, 20_000), digest: 'd'.repeat(1500),
+    }));
+    const media = Array.from({ length: 20 }, (_, i) => ({ id: `m${i}`, kind: 'image', url: `https://cdn.example.com/${'p'.repeat(1900)}/${i}.png`, name: 'n'.repeat(200), description: 'e'.repeat(500) }));
+    const brief = { intent: 'i'.repeat(2000), context: 'c'.repeat(60_000), media, code };
+    expect(Buffer.byteLength(JSON.stringify({ brief }))).toBeGreaterThan(9_000_000);
+    const res = await me.create({ brief });
+    expect(res.status).toBe(201);
+    const { production } = await json(res);
+    await me.reach(production.id, 'pitch_ready');
+  });
+
   it('is idempotent per externalId: 20 concurrent duplicates make exactly one production', async ({ stack, database }) => {
     const me = await caller(stack, database.db);
     const responses = await Promise.all(Array.from({ length: 20 }, () => me.create({ brief: BRIEF, externalId: 'deploy-7f3a' })));
