@@ -16,6 +16,12 @@ describe('the caller\'s address, for limits per address', () => {
     expect(clientAddress('198.51.100.7', '10.0.0.2', 2)).toBe('198.51.100.7');
   });
 
+  it('is the socket peer when the entry read is not an address: a client cannot name its own bucket', () => {
+    expect(clientAddress(`${'x'.repeat(10_000)}`, '10.0.0.2', 1)).toBe('10.0.0.2');
+    expect(clientAddress('anything-at-all, 198.51.100.7', '10.0.0.2', 2)).toBe('10.0.0.2');
+    expect(clientAddress('2001:db8::7', '10.0.0.2', 1)).toBe('2001:db8::7');
+  });
+
   it('falls back to the socket peer when the proxy sent no X-Forwarded-For', () => {
     expect(clientAddress(undefined, '10.0.0.2', 1)).toBe('10.0.0.2');
     expect(clientAddress(' , ', undefined, 1)).toBe('unknown');
