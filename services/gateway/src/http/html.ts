@@ -46,6 +46,7 @@ const STYLE = `
   fieldset { border: 1px solid var(--line); border-radius: 8px; margin: 12px 0; padding: 8px 12px; } label { display: block; margin: 6px 0; font-size: .92rem; }
   .row label { flex: 1; } .field-problem { display: block; color: #b91c1c; }
   button.quiet { background: transparent; color: var(--fg); border: 1px solid var(--line); }
+  .chosen { border: 2px solid var(--accent); }
   .notice { border-left: 4px solid var(--accent); } .notice.problem { border-left-color: #b91c1c; }
 `;
 

@@ -80,9 +80,11 @@ ${pitch ? pitchCard(pitch) : null}
 function actions(input: Parameters<typeof linkPage>[0]): Markup {
   const { link, formUrl, action } = input;
   const credits = link.pitch?.estimatedCredits;
-  return html`<section class="card">
+  // The greenlight an e-mail's link asked for is marked, not focused: a focused button would
+  // charge the credits at a press of Space meant to scroll the page.
+  return html`<section class="card${action === 'greenlight' ? ' chosen' : ''}">
   <form method="post" action="${formUrl('greenlight')}">
-    <button type="submit"${action === 'greenlight' ? html` autofocus` : null}>Greenlight${credits === undefined ? '' : ` for ${credits} credits`}</button>
+    <button type="submit">Greenlight${credits === undefined ? '' : ` for ${credits} credits`}</button>
   </form>
 </section>
 <section class="card">

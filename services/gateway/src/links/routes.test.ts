@@ -282,7 +282,9 @@ describe('the page a link opens (/go/{token})', () => {
     const page = await res.text();
     expect(page).toContain(`<h1>${escapeHtml(link.pitch.title)}</h1>`);
     for (const shot of link.pitch.shots) expect(page).toContain(escapeHtml(shot.title));
-    expect(page).toMatch(/<button type="submit" autofocus>Greenlight for 10 credits<\/button>/);
+    // The greenlight asked for is marked, but its button is not focused: a key press meant to scroll must not charge.
+    expect(page).toMatch(/<section class="card chosen">\s*<form[^>]*>\s*<button type="submit">Greenlight for 10 credits<\/button>/);
+    expect(page).not.toMatch(/<button[^>]*autofocus/);
     for (const action of ['greenlight', 'comment', 'decline']) expect(page).toContain(`action="/go/${p.emailToken}/${action}"`);
     expect(page).toContain('3 rounds left');
     expect(await p.stage()).toBe('pitch_ready');
