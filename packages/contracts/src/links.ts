@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Format, Origin } from './brief.ts';
 import { Pitch } from './pitch.ts';
-import { Delivery, Stage } from './production.ts';
+import { CommentText, Delivery, Stage } from './production.ts';
 
 /** A greenlight link lives this long from minting. */
 export const LINK_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
@@ -38,7 +38,7 @@ export const GreenlightLinkView = z
 export type GreenlightLinkView = z.infer<typeof GreenlightLinkView>;
 
 export const LinkCommentBody = z
-  .object({ comment: z.string().min(1).max(4000) })
+  .object({ comment: CommentText })
   .meta({ id: 'LinkCommentBody' });
 export const LinkDeclineBody = z
   .object({ reason: z.string().max(1000).optional() })

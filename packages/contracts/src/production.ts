@@ -113,8 +113,10 @@ export const REVISIONS = 3;
 export const GreenlightBody = z
   .object({ pitchVersion: z.int().min(1).optional() })
   .meta({ id: 'GreenlightBody' });
+/** What the next pitch is written from: blank space alone asks for nothing. */
+export const CommentText = z.string().trim().min(1, 'Write what should change.').max(4000);
 export const CommentBody = z
-  .object({ comment: z.string().min(1).max(4000), pitchVersion: z.int().min(1).optional() })
+  .object({ comment: CommentText, pitchVersion: z.int().min(1).optional() })
   .meta({ id: 'CommentBody' });
 export const DeclineBody = z
   .object({ reason: z.string().max(1000).optional() })

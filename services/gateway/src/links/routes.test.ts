@@ -193,10 +193,10 @@ describe('POST /production-links/{token}/comments and /decline', () => {
     expect((await json(await you.post(p.emailToken, 'decline'))).code).toBe('stale');
   });
 
-  it('refuses a missing or too long comment, and a too long reason (400)', async ({ stack, database }) => {
+  it('refuses a missing, blank or too long comment, and a too long reason (400)', async ({ stack, database }) => {
     const p = await pitchReady(stack, database.db);
     const you = visitor(stack);
-    for (const body of [undefined, {}, { comment: '' }, { comment: 'x'.repeat(4001) }]) {
+    for (const body of [undefined, {}, { comment: '' }, { comment: ' \n\t ' }, { comment: 'x'.repeat(4001) }]) {
       expect((await you.post(p.webhookToken, 'comments', body)).status).toBe(400);
     }
     expect((await you.post(p.webhookToken, 'decline', { reason: 'r'.repeat(1001) })).status).toBe(400);

@@ -318,7 +318,7 @@ describe('greenlight, comments, decline and cancel', () => {
     const more = await me.call(`/v1/productions/${production.id}/comments`, { json: { comment: 'One more?' } });
     expect(more.status).toBe(409);
     expect((await json(more)).code).toBe('revisions');
-    for (const body of [{}, { comment: '' }, { comment: 'x'.repeat(4001) }]) {
+    for (const body of [{}, { comment: '' }, { comment: ' \n\t ' }, { comment: 'x'.repeat(4001) }]) {
       expect((await me.call(`/v1/productions/${production.id}/comments`, { json: body })).status).toBe(400);
     }
   });
