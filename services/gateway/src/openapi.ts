@@ -13,9 +13,9 @@ and the device-flow routes). A key acts as its account, limited to its scopes: \
 may write; viewers read (writes answer 403 \`forbidden\`). A workspace you cannot see answers 404.
 
 **Errors.** Every non-2xx body is \`{ error, code?, issues? }\`; a 400 for a request that does not fit its
-schema lists each problem in \`issues\` as \`{ path, message }\` (a body that is not JSON at all has none).
+schema lists each problem in \`issues\` as \`{ path, message }\` (a body that is not JSON at all has one, at path \`""\`).
 Besides the answers each route lists, any route may answer 405 \`method_not_allowed\` (with \`Allow\`), 413
-\`payload_too_large\` (a body over the server's limit, 8 MB by default), 415 \`unsupported_media_type\` (a body
+\`payload_too_large\` (a body over the server's limit: 32 MiB for a new production's brief, 1 MiB for others, by default), 415 \`unsupported_media_type\` (a body
 not sent as JSON) and 500 \`internal\`. Every response carries \`X-Request-Id\`.
 
 **Rate limits.** Fixed one-minute windows: /v1/productions 120 per key, /v1/webhooks 60 per key,

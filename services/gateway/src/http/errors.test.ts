@@ -24,12 +24,12 @@ const roomy = test.extend('gateway', { scope: 'file' }, async ({ database }, { o
 const ERROR_SHAPE = { error: expect.any(String), code: expect.any(String) };
 
 describe('every non-2xx body is { error, code?, issues? } (spec: Errors)', () => {
-  it('malformed JSON is a 400', async ({ gateway }) => {
+  it('malformed JSON is a 400 whose one issue is the whole body', async ({ gateway }) => {
     const res = await gateway.app.request('/v1/productions', {
       method: 'POST', headers: { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json' }, body: '{"brief": {',
     });
     expect(res.status).toBe(400);
-    expect(await json(res)).toEqual({ error: 'The body is not valid JSON.' });
+    expect(await json(res)).toEqual({ error: 'The body is not valid JSON.', issues: [{ path: '', message: 'Not valid JSON.' }] });
   });
 
   it('a body that is not JSON is a 415', async ({ gateway }) => {

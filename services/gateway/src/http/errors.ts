@@ -33,8 +33,11 @@ export const onError: ErrorHandler<GatewayEnv> = (error, c) => {
     const status = error.status as ContentfulStatusCode;
     // A 400 carries no code, as the spec's table says; the statuses it does not list have ours.
     const code = status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : status >= 500 ? 'internal' : undefined;
-    const message = status === 400 && /JSON/i.test(error.message) ? 'The body is not valid JSON.' : error.message || 'Invalid request.';
-    return errorResponse(c, status, { error: message, ...(code ? { code } : {}) });
+    // A body that does not parse is a validation failure too: its one issue is the whole body's.
+    if (status === 400 && /JSON/i.test(error.message)) {
+      return errorResponse(c, 400, { error: 'The body is not valid JSON.', issues: [{ path: '', message: 'Not valid JSON.' }] });
+    }
+    return errorResponse(c, status, { error: error.message || 'Invalid request.', ...(code ? { code } : {}) });
   }
   c.var.log.error({ err: error }, 'unhandled error');
   return errorResponse(c, 500, { error: `Something went wrong on our side. Request id: ${c.var.requestId}.`, code: 'internal' });
