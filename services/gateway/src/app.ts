@@ -8,7 +8,7 @@ import { healthRoutes } from './health.ts';
 import { closeAfterUnreadBody, limitBody, requireJsonBody } from './http/body.ts';
 import { errorResponse, notFound, onError, validationHook } from './http/errors.ts';
 import { requestContext } from './http/request-context.ts';
-import { securityHeaders } from './http/security-headers.ts';
+import { notStored, securityHeaders } from './http/security-headers.ts';
 import { publishOpenApi } from './openapi.ts';
 import { productionRoutes } from './productions/routes.ts';
 import { linkPageRefusals, linkPageRoutes } from './links/page-routes.ts';
@@ -34,6 +34,8 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
 
   app.use(requestContext(deps.log));
   app.use(securityHeaders);
+  app.use('/v1/*', notStored);
+  app.use('/production-links/*', notStored);
   app.use(closeAfterUnreadBody());
   app.use(methodNotAllowed({
     app,

@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
-import { test } from '@vp/testing';
-import { createTestGateway } from '../test-app.ts';
+import { seedAccount, test } from '@vp/testing';
+import { createTestGateway, withKey } from '../test-app.ts';
 
 describe('every response', () => {
   test('is taken as the type it is sent as, and passes no address of ours on to another site', async ({ database }) => {
@@ -20,6 +20,23 @@ describe('every response', () => {
         expect(answer.headers.get('referrer-policy'), `${answer.status}`).toBe('no-referrer');
       }
       expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 401, 404, 404, 405]);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  test('from the API or a link is kept by no cache', async ({ database }) => {
+    const gateway = await createTestGateway(database);
+    try {
+      const { apiKey } = await seedAccount(database.db);
+      const answers = await Promise.all([
+        gateway.app.request('/v1/productions', withKey(apiKey)),
+        gateway.app.request('/v1/webhooks', withKey(apiKey)),
+        gateway.app.request('/v1/productions'), // 401
+        gateway.app.request('/production-links/not-a-token'), // 404
+      ]);
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 401, 404]);
+      for (const answer of answers) expect(answer.headers.get('cache-control'), `${answer.url} ${answer.status}`).toBe('no-store');
     } finally {
       await gateway.close();
     }

@@ -11,3 +11,12 @@ export const securityHeaders = createMiddleware(async (c, next) => {
   c.header('Referrer-Policy', 'no-referrer');
   await next();
 });
+
+/**
+ * API answers are the caller's own (a webhook secret shown once, a pitch, a link's view): no
+ * browser or proxy cache keeps them. A route that wants caching says so itself.
+ */
+export const notStored = createMiddleware(async (c, next) => {
+  c.header('Cache-Control', 'no-store');
+  await next();
+});
