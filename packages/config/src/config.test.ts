@@ -35,6 +35,12 @@ describe('configuration', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/LINK_SIGNING_SECRET, URL_SIGNING_SECRET, WEBHOOK_SECRET_KEY/);
   });
 
+  it('refuses to start in production without BASE_URL, which every link it sends begins with', () => {
+    const secrets = Object.fromEntries(['LINK_SIGNING_SECRET', 'URL_SIGNING_SECRET', 'WEBHOOK_SECRET_KEY'].map((name) => [name, 'a-production-secret-of-at-least-32-characters']));
+    expect(() => loadConfig({ NODE_ENV: 'production', ...secrets })).toThrow(/set BASE_URL in production/);
+    expect(loadConfig({ NODE_ENV: 'production', ...secrets, BASE_URL: 'https://api.example.com' }).baseUrl).toBe('https://api.example.com');
+  });
+
   it('points links at the port it listens on, unless BASE_URL and APP_URL say otherwise', () => {
     expect(loadConfig({ PORT: '8080' })).toMatchObject({ baseUrl: 'http://localhost:8080', appUrl: 'http://localhost:8080' });
     expect(loadConfig({ PORT: '8080', BASE_URL: 'https://api.example.com/' })).toMatchObject({ baseUrl: 'https://api.example.com', appUrl: 'https://api.example.com' });

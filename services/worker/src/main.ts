@@ -1,6 +1,7 @@
 import { NativeConnection } from '@temporalio/worker';
 import { loadConfig, requireDatabaseUrl } from '@vp/config';
 import { createDb } from '@vp/db';
+import { mailerFromConfig } from '@vp/mail';
 import { keepDeliveryLogPruned } from '@vp/webhooks';
 import pino from 'pino';
 import { createWorkers, runWorkers } from './worker.ts';
@@ -10,7 +11,9 @@ const config = loadConfig();
 const log = pino({ level: config.logLevel, base: { service: 'worker' } });
 const db = createDb(requireDatabaseUrl(config));
 const connection = await NativeConnection.connect({ address: config.temporal.address ?? 'localhost:7233' });
-const workers = await createWorkers({ config, connection, db, writer: writerFromConfig(config) });
+const mailer = mailerFromConfig(config);
+if (!mailer && config.switches.links) log.warn('SMTP_URL is not set: greenlight links are not e-mailed (webhook payloads still carry theirs)');
+const workers = await createWorkers({ config, connection, db, writer: writerFromConfig(config), mailer });
 
 const stop = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
