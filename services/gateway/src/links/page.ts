@@ -61,7 +61,7 @@ export function linkPage(input: {
     : problem
       ? link.state === 'open' || !stage ? null : html`<p class="card notice">${stage}</p>`
       : link.state === 'expired'
-        ? html`<p class="card notice">This link expired on ${when(link.expiresAt)}. The production's owners can send a new one.</p>`
+        ? html`<p class="card notice">This link expired on ${when(link.expiresAt)}. The workspace can still answer the pitch through the API.</p>`
         : link.state === 'stale'
           ? html`<p class="card notice">This pitch was already answered, or a newer version replaced it. ${stage}</p>`
           : null;

@@ -85,7 +85,7 @@ export async function read(deps: LinkDeps, token: string): Promise<{ link: Green
 export async function act(deps: LinkDeps, token: string, action: LinkAction): Promise<{ link: GreenlightLinkView }> {
   const link = await openLink(deps, token);
   const state = view(deps, link).state;
-  if (state === 'expired') throw new ApiError(410, 'This link has expired; ask for a new one from the production page.', 'expired');
+  if (state === 'expired') throw new ApiError(410, 'This link has expired; the workspace can still answer the pitch through the API.', 'expired');
   if (state === 'stale') throw stale();
   const { productionId, pitchVersion, recipient } = link.claims;
   const actor = linkActor(recipient);
