@@ -24,6 +24,13 @@ export async function authenticateApiKey(db: Db, plaintext: string, count?: Coun
   return checksFor(db).load({ hash: hashSecret(plaintext), count });
 }
 
+/** The id of the revoked key behind a plaintext; null for an unknown key, or one still live. */
+export async function revokedApiKeyId(db: Db, plaintext: string): Promise<string | null> {
+  if (!plaintext.startsWith(API_KEY_PREFIX)) return null;
+  const key = await db.apiKey.findFirst({ where: { hash: hashSecret(plaintext), revokedAt: { not: null } }, select: { id: true } });
+  return key?.id ?? null;
+}
+
 const loaders = new WeakMap<Db, DataLoader<Check, Checked>>();
 
 function checksFor(db: Db): DataLoader<Check, Checked> {

@@ -9,6 +9,7 @@ import { closeAfterUnreadBody, limitBody, requireJsonBody } from './http/body.ts
 import { errorResponse, notFound, onError, validationHook } from './http/errors.ts';
 import { requestContext } from './http/request-context.ts';
 import { notStored, securityHeaders } from './http/security-headers.ts';
+import { keyRoutes } from './keys/routes.ts';
 import { publishOpenApi } from './openapi.ts';
 import { productionRoutes } from './productions/routes.ts';
 import { linkPageRefusals, linkPageRoutes } from './links/page-routes.ts';
@@ -58,6 +59,7 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
   app.route('/', healthRoutes(deps));
   app.route('/v1/productions', productionRoutes<GatewayEnv>({ ...deps, caller: (c) => c.var.principal }));
   app.route('/v1/webhooks', webhookRoutes<GatewayEnv>({ ...deps, caller: (c) => c.var.principal }));
+  app.route('/v1/keys', keyRoutes<GatewayEnv>({ db: deps.db, caller: (c) => c.var.principal }));
   app.route('/production-links', linkRoutes<GatewayEnv>(deps));
   app.route('/go', linkPageRoutes(deps));
   const blobs = deps.blobs ?? createBlobStore(deps.config.blobs);

@@ -9,12 +9,14 @@ export type Surface = {
   /** `public`: no key needed. `any`: any live key, no scope. */
   access: Scope | 'any' | 'public';
   limit: { perMinute: number; per: 'key' | 'ip' } | null;
+  /** A revoked key is answered 404 `not_found` (counted against its limit), not 401. */
+  revokedKeyNotFound?: boolean;
 };
 
 /** The spec's rate-limit table; the most specific entry wins (DELETE /v1/keys/current before /v1/keys). */
 export const SURFACES: readonly Surface[] = [
   { name: 'openapi', prefix: '/v1/openapi.json', access: 'public', limit: null },
-  { name: 'keys-current', prefix: '/v1/keys/current', method: 'DELETE', access: 'any', limit: { perMinute: 30, per: 'key' } },
+  { name: 'keys-current', prefix: '/v1/keys/current', method: 'DELETE', access: 'any', limit: { perMinute: 30, per: 'key' }, revokedKeyNotFound: true },
   { name: 'keys', prefix: '/v1/keys', access: 'public', limit: { perMinute: 60, per: 'ip' } },
   { name: 'productions', prefix: '/v1/productions', access: 'productions', limit: { perMinute: 120, per: 'key' } },
   { name: 'webhooks', prefix: '/v1/webhooks', access: 'productions', limit: { perMinute: 60, per: 'key' } },

@@ -1,4 +1,4 @@
-import { authenticateApiKey, type CountHit } from '@vp/accounts';
+import { authenticateApiKey, revokedApiKeyId, type CountHit } from '@vp/accounts';
 import { API_KEY_PREFIX, ApiError } from '@vp/contracts';
 import type { Db } from '@vp/db';
 import type { Principal } from './principal.ts';
@@ -25,6 +25,12 @@ export async function authenticate(db: Db, header: string | undefined, count?: C
     principal: { keyId: key.keyId, accountId: key.accountId, scopes: key.scopes, actor: { actor: `key:${key.keyId}`, actorName: key.accountName } },
     hits: key.hits,
   };
+}
+
+/** The id of the revoked key a request carries, if that is what it carries. */
+export async function revokedKeyId(db: Db, header: string | undefined): Promise<string | null> {
+  const token = bearerApiKey(header);
+  return token ? revokedApiKeyId(db, token) : null;
 }
 
 /** The spec's 401 carries no code. */

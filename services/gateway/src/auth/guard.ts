@@ -6,7 +6,7 @@ import type { GatewayDeps, GatewayEnv } from '../env.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { windowAt, type RateLimiter } from '../rate-limit/fixed-window.ts';
 import { surfaceOf } from '../surfaces.ts';
-import { authenticate, bearerApiKey } from './api-key.ts';
+import { authenticate, bearerApiKey, revokedKeyId } from './api-key.ts';
 
 /**
  * The spec's Authentication and Limits, in one place: keys on /v1 with their scopes,
@@ -21,18 +21,28 @@ export function guard(deps: GatewayDeps, limiter: RateLimiter) {
     if (!surface) return next();
     const window = windowAt(limiter.now());
     let hits: number | null = null;
+    let revoked = false;
     if (surface.access === 'public') {
       if (surface.limit) hits = await limiter.hit(`${surface.name}:ip:${clientAddress(c.req.header('x-forwarded-for'), socketAddress(c), deps.config.http.trustedProxies)}`);
     } else {
+      const header = c.req.header('authorization');
       const count = surface.limit ? { bucket: surface.name, windowStart: window.start } : undefined;
-      const authenticated = await authenticate(deps.db, c.req.header('authorization'), count);
-      if (surface.access !== 'any' && !authenticated.principal.scopes.includes(surface.access)) {
-        throw new ApiError(403, `This API key lacks the \`${surface.access}\` scope.`, 'api_key_missing_scope');
-      }
-      c.set('principal', authenticated.principal);
+      const authenticated = await authenticate(deps.db, header, count).catch(async (error: unknown) => {
+        const keyId = surface.revokedKeyNotFound ? await revokedKeyId(deps.db, header) : null;
+        if (!keyId) throw error;
+        return { principal: null, hits: surface.limit ? await limiter.hit(`${surface.name}:key:${keyId}`) : null };
+      });
+      if (authenticated.principal) {
+        if (surface.access !== 'any' && !authenticated.principal.scopes.includes(surface.access)) {
+          throw new ApiError(403, `This API key lacks the \`${surface.access}\` scope.`, 'api_key_missing_scope');
+        }
+        c.set('principal', authenticated.principal);
+      } else revoked = true;
       hits = authenticated.hits;
     }
-    if (!surface.limit || hits === null) return next();
+    // A revoked key on a route that answers it 404 goes no further, once counted.
+    const proceed = () => (revoked ? Promise.reject(alreadyRevoked()) : next());
+    if (!surface.limit || hits === null) return proceed();
     const { perMinute } = surface.limit;
     const reset = Math.max(1, Math.ceil((window.resetAt.getTime() - limiter.now()) / 1000));
     const headers = { 'RateLimit-Limit': String(perMinute), 'RateLimit-Remaining': String(Math.max(0, perMinute - hits)), 'RateLimit-Reset': String(reset) };
@@ -40,9 +50,11 @@ export function guard(deps: GatewayDeps, limiter: RateLimiter) {
     if (hits > perMinute) {
       throw new ApiError(429, `Rate limit of ${perMinute} requests a minute reached; retry in ${reset} s.`, 'rate_limited', { 'Retry-After': String(reset) });
     }
-    await next();
+    await proceed();
   });
 }
+
+const alreadyRevoked = () => new ApiError(404, 'This API key is already revoked.', 'not_found');
 
 /** The socket peer's address; app.request() in tests has no socket. */
 function socketAddress(c: Context): string | undefined {
