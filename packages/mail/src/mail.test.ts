@@ -44,7 +44,7 @@ const message = { id: 'link-3f1c-2-ada', to: 'ada@example.com', subject: 'Pitch 
 const FROM = 'Video Production Service <no-reply@vps.example.com>';
 
 describe('mail', () => {
-  it('goes through a real SMTP server when SMTP_URL is set, authenticated, with a stable Message-ID', async () => {
+  it('goes through a real SMTP server when SMTP_URL is set, authenticated, with a stable Message-ID, marked automatic', async () => {
     const mailer = mailerFromConfig({ env: 'production', mail: { smtpUrl: `smtp://mailer:s3cret@127.0.0.1:${port}`, from: FROM, outboxDir: '/nonexistent' } });
     await mailer!.send(message);
     expect(received).toHaveLength(1);
@@ -52,6 +52,9 @@ describe('mail', () => {
     expect(mail).toMatchObject({ from: 'no-reply@vps.example.com', to: ['ada@example.com'], user: 'mailer' });
     expect(mail!.raw).toContain('Subject: Pitch ready: Exports, twice as fast');
     expect(mail!.raw).toContain('Message-ID: <link-3f1c-2-ada@vps.example.com>');
+    // Marked as sent by a machine, so that auto-replies are not sent back.
+    expect(mail!.raw).toContain('Auto-Submitted: auto-generated');
+    expect(mail!.raw).toContain('X-Auto-Response-Suppress: All');
     expect(mail!.raw).toContain('https://app.example.com/go/abc?action=greenlight');
   });
 

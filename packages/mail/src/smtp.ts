@@ -27,5 +27,8 @@ export function toNodemailer(message: MailMessage, from: string) {
     text: message.text,
     ...(message.html ? { html: message.html } : {}),
     messageId: `<${message.id}@${domain}>`,
+    // Sent by the service, not a person (RFC 3834): out-of-office and other auto-replies stay away
+    // from the From address; the second is the same request in Exchange's terms.
+    headers: { 'Auto-Submitted': 'auto-generated', 'X-Auto-Response-Suppress': 'All' },
   };
 }
