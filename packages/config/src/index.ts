@@ -52,6 +52,9 @@ const Env = z.object({
 
   // Signing and encryption keys. Development defaults are refused in production.
   LINK_SIGNING_SECRET: z.string().min(32).default('dev-link-signing-secret-change-me-please-0000'),
+  // While rotating LINK_SIGNING_SECRET: the one before, still accepted, so that links already
+  // sent keep working; drop it once they have expired (7 days).
+  LINK_SIGNING_SECRET_PREVIOUS: z.string().min(32).optional(),
   URL_SIGNING_SECRET: z.string().min(32).default('dev-url-signing-secret-change-me-please-00000'),
   WEBHOOK_SECRET_KEY: z.string().min(32).default('dev-webhook-secret-key-change-me-please-00000'),
 
@@ -150,7 +153,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         ? { kind: 'openai' as const, baseUrl: required(e.PITCH_WRITER_URL, 'PITCH_WRITER_URL'), model: required(e.PITCH_WRITER_MODEL, 'PITCH_WRITER_MODEL'), apiKey: e.PITCH_WRITER_API_KEY ?? '', timeoutMs: e.PITCH_WRITER_TIMEOUT_MS }
         : { kind: 'builtin' as const },
     worker: { maxConcurrentActivities: e.WORKER_MAX_CONCURRENT_ACTIVITIES, stepTimeoutMs: e.PRODUCTION_STEP_TIMEOUT_MS },
-    secrets: { links: e.LINK_SIGNING_SECRET, urls: e.URL_SIGNING_SECRET, webhookKey: e.WEBHOOK_SECRET_KEY },
+    secrets: { links: e.LINK_SIGNING_SECRET, previousLinks: e.LINK_SIGNING_SECRET_PREVIOUS ?? null, urls: e.URL_SIGNING_SECRET, webhookKey: e.WEBHOOK_SECRET_KEY },
     webhooks: {
       retryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE_MS,
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,

@@ -24,6 +24,15 @@ describe('greenlight link tokens', () => {
     expect(readLinkToken(SECRET, mintLinkToken('another-secret-of-at-least-32-characters!', claims))).toBeNull();
   });
 
+  it('signed with the previous secret still read while a rotation settles, and not once it is dropped', () => {
+    const previous = 'the-secret-before-the-rotation-32-characters';
+    const sent = mintLinkToken(previous, claims);
+    expect(readLinkToken([SECRET, previous], sent)).toEqual(claims);
+    expect(readLinkToken([SECRET, previous], mintLinkToken(SECRET, claims))).toEqual(claims);
+    expect(readLinkToken([SECRET], sent)).toBeNull();
+    expect(readLinkToken([SECRET, previous], mintLinkToken('another-secret-of-at-least-32-characters!', claims))).toBeNull();
+  });
+
   it('cannot be altered: changing any character of the token, or swapping claims, is refused', () => {
     const token = mintLinkToken(SECRET, claims);
     fc.assert(fc.property(fc.nat(token.length - 1), fc.constantFrom(...'ABCDEFabcdef0123456789-_.=+/ "<'), (at, char) => {

@@ -33,16 +33,23 @@ export function mintLinkToken(secret: string, claims: LinkClaims): string {
   return `${payload}.${signature(secret, payload).toString('base64url')}`;
 }
 
-/** The claims of a token this server signed; null for anything forged, altered or malformed. */
-export function readLinkToken(secret: string, token: string): LinkClaims | null {
+/**
+ * The claims of a token this server signed; null for anything forged, altered or malformed.
+ * Several secrets: the current one and, while a rotation settles, the one before it, so that
+ * links already sent keep working until they expire.
+ */
+export function readLinkToken(secrets: string | readonly string[], token: string): LinkClaims | null {
   if (token.length > MAX_TOKEN_LENGTH) return null;
   const [payload, mac, ...rest] = token.split('.');
   if (!payload || !mac || rest.length) return null;
   // Compared as text: base64url decoding skips stray characters and ignores a last character's
   // spare bits, and a token must have one spelling only.
-  const expected = Buffer.from(signature(secret, payload).toString('base64url'));
   const given = Buffer.from(mac);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  const signedBy = (secret: string) => {
+    const expected = Buffer.from(signature(secret, payload).toString('base64url'));
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
+  if (![secrets].flat().some(signedBy)) return null;
   let parsed: z.infer<typeof Packed>;
   try {
     parsed = Packed.parse(JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')));

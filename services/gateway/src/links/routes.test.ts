@@ -178,6 +178,25 @@ describe('POST /production-links/{token}/greenlight', () => {
   });
 });
 
+describe('rotating the signing secret (LINK_SIGNING_SECRET_PREVIOUS)', () => {
+  it('keeps links already sent working while the previous secret is kept, and no longer once it is dropped', async ({ stack, database }) => {
+    const p = await pitchReady(stack, database.db);
+    const rotated = (previous?: string) => createTestGateway(database, {
+      env: { TRUST_PROXY: 'true', LINK_SIGNING_SECRET: 'the-secret-after-the-rotation-32-characters', ...(previous ? { LINK_SIGNING_SECRET_PREVIOUS: previous } : {}) },
+    });
+    const settling = await rotated(stack.config.secrets.links);
+    const settled = await rotated();
+    try {
+      expect((await visitor(settled).get(p.emailToken)).status).toBe(404);
+      expect((await visitor(settling).get(p.emailToken)).status).toBe(200);
+      expect((await visitor(settling).post(p.emailToken, 'greenlight')).status).toBe(200);
+      expect(await balance(database.db, p.account.id)).toBe(90);
+    } finally {
+      await Promise.all([settling.close(), settled.close()]);
+    }
+  });
+});
+
 describe('POST /production-links/{token}/comments and /decline', () => {
   it('comments (200): the next pitch is written, recorded as email:<address>; the link is stale for the new version', async ({ stack, database }) => {
     const p = await pitchReady(stack, database.db);

@@ -27,7 +27,8 @@ export function requireLinks(config: Config) {
 /** A link this server signed, for a production that exists and a recipient who may still act on it. */
 async function openLink(deps: LinkDeps, token: string): Promise<Link> {
   requireLinks(deps.config);
-  const claims = readLinkToken(deps.config.secrets.links, token);
+  const { links, previousLinks } = deps.config.secrets;
+  const claims = readLinkToken(previousLinks ? [links, previousLinks] : links, token);
   if (!claims) throw notFound();
   const row = await findProduction(deps.db, claims.productionId);
   if (!row) throw notFound();
