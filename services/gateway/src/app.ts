@@ -19,7 +19,6 @@ import { webhookRoutes } from './webhooks/routes.ts';
 import { requireWebhooks } from './webhooks/service.ts';
 import { deliveryRoutes } from './delivery/routes.ts';
 import { renderRoutes, renderVideoRoutes } from './renders/routes.ts';
-import { formTooLarge } from './renders/form.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limit/fixed-window.ts';
 
 /** Routes whose bodies are not JSON (multipart uploads). */
@@ -52,7 +51,6 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
   app.use('/production-links/*', checkFirst(() => requireLinks(deps.config)));
   app.use(limitBody(deps.config.http.bodyLimitBytes, { except: (path) => NON_JSON_BODIES(path) || path === BRIEFS }));
   app.use(BRIEFS, limitBody(deps.config.http.briefBodyLimitBytes));
-  app.use('/v1/renders', limitBody(deps.config.render.bodyLimitBytes, { refusal: formTooLarge }));
   app.use('/v1/*', requireJsonBody({ except: NON_JSON_BODIES }));
   app.use('/production-links/*', requireJsonBody());
 

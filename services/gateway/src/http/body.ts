@@ -6,22 +6,17 @@ import type { GatewayEnv } from '../env.ts';
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
- * Oversized bodies are refused before they are read to the end (413, unless a route words its
- * own `refusal`); `except` routes set their own limit. Only methods whose bodies routes read
+ * Oversized bodies are refused with 413 before they are read to the end; `except` routes set
+ * their own limit. Only methods whose bodies routes read
  * are checked: looking at a body makes the Node adapter build a full Request, which a GET
  * should not pay for.
  */
-export function limitBody(
-  maxBytes: number,
-  options: { except?: (path: string) => boolean; refusal?: (maxBytes: number) => ApiError } = {},
-) {
-  const refusal = options.refusal ?? ((max: number) => new ApiError(413, `The body is larger than ${max} bytes.`, 'payload_too_large'));
+export function limitBody(maxBytes: number, options: { except?: (path: string) => boolean } = {}) {
   const limit = bodyLimit({
     maxSize: maxBytes,
     onError: () => {
       // Read only up to the limit: the rest may still be arriving (see `closeAfterUnreadBody`).
-      const refused = refusal(maxBytes);
-      throw new ApiError(refused.status, refused.message, refused.code, { ...refused.headers, Connection: 'close' }, refused.issues);
+      throw new ApiError(413, `The body is larger than ${maxBytes} bytes.`, 'payload_too_large', { Connection: 'close' });
     },
   });
   return createMiddleware<GatewayEnv>((c, next) => (WITH_BODY.has(c.req.method) && !options.except?.(c.req.path) ? limit(c, next) : next()));

@@ -4,12 +4,15 @@ import { formatBytes } from '@vp/net';
 import { normalizeColor } from '@vp/render/checks';
 import { validationIssues } from '../http/errors.ts';
 import { checkImage, type ImageType } from './images.ts';
+import { readMultipart, type FormPart } from './multipart.ts';
 
 export type RenderRequest = Omit<CreateRenderForm, 'images'> & { images: (ImageType & { bytes: Buffer })[] };
 type Issues = NonNullable<ErrorBody['issues']>;
 
-/** The form's text fields (`images` are files). */
-const TEXT_FIELDS = new Set(Object.keys(CreateRenderForm.shape).filter((name) => name !== 'images'));
+/** The form's text fields; `images` are files. */
+const TextFields = CreateRenderForm.omit({ images: true });
+const TEXT_FIELDS = new Set(Object.keys(TextFields.shape));
+const IMAGE_FIELDS = new Set(['images', 'images[]']);
 
 /**
  * A form past the route's body limit holds too many images or too large ones: a bad part of the
@@ -21,59 +24,73 @@ export const formTooLarge = (maxBytes: number) =>
 /**
  * Reads and checks the multipart body of POST /v1/renders against `CreateRenderForm`, then each
  * image by its bytes. Every problem is listed, so one answer tells the caller all it must fix.
- * The parser (the platform's `formData()`) reads the whole body at once, within the route's body
- * limit; with the wrong number of images, no image is opened.
+ * The body is read as it streams, within the route's body limit (`maxBytes`): only the images'
+ * bytes are held, and with the wrong number of images no image is opened.
  */
-export async function readRenderRequest(c: Context): Promise<{ ok: true; request: RenderRequest } | { ok: false; issues: Issues }> {
+export async function readRenderRequest(c: Context, maxBytes: number): Promise<{ ok: true; request: RenderRequest } | { ok: false; issues: Issues }> {
   const type = c.req.header('content-type') ?? '';
   if (!/^multipart\/form-data\s*;/i.test(type)) {
     return { ok: false, issues: [{ path: '', message: `Send the body as multipart/form-data (got ${type || 'no Content-Type'}).` }] };
   }
-  let form: FormData;
-  try {
-    // The request's own parser, not Hono's cached one: the form must not outlive the reading (a
-    // caller who waits for the video holds the request open for up to 90 s).
-    form = await c.req.raw.formData();
-  } catch {
-    return { ok: false, issues: [{ path: '', message: 'The multipart body could not be read.' }] };
-  }
+  // A body announced too large is refused unread; the rest of it may still be arriving.
+  if (Number(c.req.header('content-length') ?? 0) > maxBytes) throw tooLarge(maxBytes);
+  const read = await readMultipart(c.req.raw.body, type, {
+    maxBytes,
+    maxFileBytes: MAX_RENDER_IMAGE_BYTES,
+    keep: (field, filesBefore) => IMAGE_FIELDS.has(field) && filesBefore < MAX_RENDER_IMAGES,
+  });
+  if (!read.ok && read.problem === 'too_large') throw tooLarge(maxBytes);
+  if (!read.ok) return { ok: false, issues: [{ path: '', message: 'The multipart body could not be read.' }] };
 
   const fields = new Map<string, string>();
   const seen = new Set<string>();
-  const files: unknown[] = [];
+  const files: FormPart[] = [];
   const issues: Issues = [];
-  for (const [name, value] of form) {
-    if (name === 'images' || name === 'images[]') files.push(value);
+  for (const part of read.parts) {
+    const { name } = part;
+    if (IMAGE_FIELDS.has(name)) files.push(part);
     else if (!TEXT_FIELDS.has(name)) continue; // not a field of the API: ignored, whatever it holds
     else if (seen.has(name)) issues.push({ path: name, message: 'Given more than once.' });
-    else if (typeof value === 'string') {
-      if (value.includes('\0')) issues.push({ path: name, message: NUL_REFUSED });
-      fields.set(name, value);
+    else if (part.kind === 'field') {
+      if (part.value.includes('\0')) issues.push({ path: name, message: NUL_REFUSED });
+      fields.set(name, part.value);
     }
     else issues.push({ path: name, message: 'Send this as a text field, not a file.' });
     seen.add(name);
   }
 
-  const parsed = CreateRenderForm.safeParse({ ...Object.fromEntries(fields), images: files });
+  // The wrong number of images is the answer already: none is read.
+  const counted = files.length >= 1 && files.length <= MAX_RENDER_IMAGES;
+  if (!counted) issues.push({ path: 'images', message: `Send 1 to ${MAX_RENDER_IMAGES} images.` });
+  const images: RenderRequest['images'] = [];
+  for (const [i, file] of (counted ? files : []).entries()) {
+    const path = `images.${i}`;
+    if (file.kind === 'field') issues.push({ path, message: 'Send each image as a file, not as text.' });
+    else if (file.tooLarge) issues.push({ path, message: `${named(file)}is larger than ${formatBytes(MAX_RENDER_IMAGE_BYTES)}.` });
+    else if (!file.bytes?.length) issues.push({ path, message: `${named(file)}is empty.` });
+  }
+  const parsed = TextFields.safeParse(Object.fromEntries(fields));
   if (!parsed.success) issues.push(...(validationIssues(parsed.error) ?? []));
   // A colour as the renderer reads it (its own parser), so what is accepted here is what it draws.
   const accent = fields.get('accent')?.trim();
   if (accent && !issues.some((issue) => issue.path === 'accent') && !normalizeColor(accent)) {
     issues.push({ path: 'accent', message: 'Is not a CSS colour (such as #ff5a36, rgb(255 90 54) or tomato).' });
   }
-  const images: RenderRequest['images'] = [];
-  // The wrong number of images is the answer already: none is read.
-  const counted = files.length >= 1 && files.length <= MAX_RENDER_IMAGES;
-  for (const [i, image] of (counted ? files : []).entries()) {
-    if (!(image instanceof File) || image.size > MAX_RENDER_IMAGE_BYTES || image.size === 0) {
-      if (image instanceof File && image.size === 0) issues.push({ path: `images.${i}`, message: 'Is empty.' });
-      continue;
-    }
-    const bytes = Buffer.from(await image.arrayBuffer());
-    const checked = checkImage(bytes);
-    if (!checked.ok) issues.push({ path: `images.${i}`, message: `${image.name ? `'${image.name}' ` : ''}${checked.problem}.` });
-    else images.push({ ...checked.type, bytes });
+  for (const [i, file] of (counted ? files : []).entries()) {
+    if (file.kind !== 'file' || !file.bytes?.length) continue;
+    const checked = checkImage(file.bytes);
+    if (!checked.ok) issues.push({ path: `images.${i}`, message: `${named(file)}${checked.problem}.` });
+    else images.push({ ...checked.type, bytes: file.bytes });
   }
   if (issues.length || !parsed.success) return { ok: false, issues };
   return { ok: true, request: { ...parsed.data, images } };
+}
+
+/** The file's name as the caller sent it, to begin a problem with. */
+const named = (file: { filename: string }) => (file.filename ? `'${file.filename}' ` : '');
+
+/** The route's body limit, past which the form cannot hold what it should: refused, and the connection closed. */
+function tooLarge(maxBytes: number): ApiError {
+  const refused = formTooLarge(maxBytes);
+  return new ApiError(refused.status, refused.message, refused.code, { Connection: 'close' }, refused.issues);
 }

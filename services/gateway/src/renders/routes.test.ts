@@ -300,6 +300,42 @@ describe('POST /v1/renders', () => {
     const message = 'The form is larger than 110 MB: send 1 to 10 images of at most 10 MB each.';
     expect(await json(tooMuch)).toEqual({ error: message, issues: [{ path: 'images', message }] });
   }, 60_000);
+
+  it('reads an upload as it arrives: a chunked body past the limit is refused having held little of it', async ({ stack, database }) => {
+    const me = await caller(stack, database.db);
+    // An image part of 150 MB, in 1 MB pieces, with no Content-Length: only its reading can tell it is too large.
+    const boundary = 'upload-as-it-arrives';
+    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="images"; filename="endless.png"\r\nContent-Type: image/png\r\n\r\n`);
+    const piece = Buffer.alloc(1024 * 1024, 7);
+    let pieces = 150;
+    const stream = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        // One piece a turn of the event loop, as from a socket: the memory is sampled in between.
+        await new Promise((resolve) => setImmediate(resolve));
+        if (pieces === 150) controller.enqueue(head);
+        // The same piece each time: the test itself allocates nothing as it sends.
+        if (pieces-- > 0) controller.enqueue(piece);
+        else controller.close();
+      },
+    });
+    const held = () => process.memoryUsage().arrayBuffers;
+    const before = held();
+    let peak = before;
+    const sampler = setInterval(() => void (peak = Math.max(peak, held())), 1);
+    try {
+      const res = await stack.app.request('/v1/renders', {
+        method: 'POST', body: stream, duplex: 'half', headers: { authorization: `Bearer ${me.apiKey}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      } as RequestInit);
+      expect(res.status).toBe(400);
+      expect((await json(res)).issues).toEqual([{ path: 'images', message: expect.stringMatching(/^The form is larger than 110 MB/) }]);
+      expect(res.headers.get('connection')).toBe('close');
+    } finally {
+      clearInterval(sampler);
+    }
+    // At most one image's 10 MB and the pieces in flight: not the 110 MB read before the limit.
+    expect(peak - before).toBeLessThan(32 * 1024 * 1024);
+    expect(pieces).toBeGreaterThan(150 - 115);
+  }, 60_000);
 });
 
 describe('an image the renderer cannot decode', () => {

@@ -10,7 +10,7 @@ import { present, readRender, startRender, waitForRender, type RenderDeps } from
 export type RenderRouteDeps<E extends Env> = RenderDeps & {
   /** The authenticated caller of a request (set by the auth middleware). */
   caller: (c: Context<E>) => { accountId: string };
-  /** When the request arrived: a chunked upload is read whole by the body limit before the route runs. */
+  /** When the request arrived: reading the upload spends the wait budget too. */
   receivedAt: (c: Context<E>) => number;
 };
 
@@ -89,7 +89,7 @@ export function renderRoutes<E extends Env>(deps: RenderRouteDeps<E>) {
  * 100 MB, are in the blob store by then, and must not stay in memory while the caller waits.
  */
 async function acceptRender(c: Context, deps: RenderDeps, accountId: string): Promise<{ id: string; wait: boolean } | { issues: NonNullable<ErrorBody['issues']> }> {
-  const read = await readRenderRequest(c);
+  const read = await readRenderRequest(c, deps.config.render.bodyLimitBytes);
   if (!read.ok) return { issues: read.issues };
   const { id } = await startRender(deps, accountId, read.request);
   return { id, wait: read.request.wait === 'true' };
