@@ -30,4 +30,22 @@ describe('wrapping code lines to the editor width', () => {
     expect(texts(rows)).toEqual(['xxxxxxxxxx', 'xxyyyyyyyy', 'yyyy']);
     expect(rows[1]!.tokens).toEqual([token('xx', '#aaa'), token('yyyyyyyy', '#bbb')]);
   });
+
+  it('never ends a row inside an operator when a space is near', () => {
+    const text = 'if (this.value === event.value && handlers.every((handler) => handler.ready)) run();';
+    const rows = wrapLines([{ number: 3, text, change: 'added' }], [[token(text)]], 44);
+    expect(texts(rows)).toEqual(['if (this.value === event.value && ', 'handlers.every((handler) => handler.ready)) ', 'run();']);
+    const equality = 'return this.value === event.value;';
+    expect(texts(wrapLines([{ number: 4, text: equality, change: 'added' }], [[token(equality)]], 20))).toEqual(['return this.value ', '=== event.value;']);
+  });
+
+  it('counts wide characters as two columns and never cuts one in half', () => {
+    const cjk = '// 配置超时时间以便在网络缓慢时请求不会永远等待下去';
+    const rows = wrapLines([{ number: 1, text: cjk, change: 'context' }], [[token(cjk)]], 20);
+    for (const row of texts(rows)) expect([...row].reduce((sum, char) => sum + (char.charCodeAt(0) > 0x2e80 ? 2 : 1), 0)).toBeLessThanOrEqual(20);
+    expect(texts(rows).join('')).toBe(cjk);
+    const emoji = '🚀'.repeat(12);
+    const rocketRows = texts(wrapLines([{ number: 1, text: emoji, change: 'added' }], [[token(emoji)]], 16));
+    expect(rocketRows).toEqual(['🚀'.repeat(8), '🚀'.repeat(4)]);
+  });
 });

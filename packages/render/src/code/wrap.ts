@@ -1,4 +1,5 @@
 import type { CodeLine } from '../composition/schema.ts';
+import { characters } from '../style/characters.ts';
 import type { Token } from './highlight.ts';
 
 /** One row of the editor: a whole line, or a piece of a line too long for the editor's width. */
@@ -13,41 +14,54 @@ export interface CodeRow {
   tokens: Token[];
 }
 
+/** Characters a monospaced font draws two columns wide: CJK, Hangul, full-width forms, emoji. */
+const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{3fffd}]|\p{Extended_Pictographic}/u;
+/** Where a row may end when no space is near: after a separator, never inside `=>`, `===` or `&&`. */
+const SEPARATOR = /[,;({[]/;
+
 /**
- * Lines longer than `columns` wrap onto further rows, as an editor with word wrap shows them: a
+ * Lines wider than `columns` wrap onto further rows, as an editor with word wrap shows them: a
  * narrow frame (9:16 has room for ~57 columns) would otherwise cut a changed line off mid-change.
- * A row breaks after the last space or punctuation in its second half, else at the edge.
- * `tokens` holds each line's highlighted text.
+ * A row ends after the last space in its second half, else after a separator there, else at the
+ * edge; never inside a character (an emoji, a letter with its accent). `tokens` holds each line's
+ * highlighted text.
  */
 export function wrapLines(lines: CodeLine[], tokens: Token[][], columns: number): CodeRow[] {
   return lines.flatMap((line, index) => {
     const lineTokens = tokens[index] ?? [];
-    const text = lineTokens.map((token) => token.text).join('');
+    const chars = characters(lineTokens.map((token) => token.text).join(''));
+    const widths = chars.map((char) => (WIDE.test(char) ? 2 : 1));
     const first = { line: index, number: line.number, change: line.change, indent: 0 };
-    if (text.length <= columns) return [{ ...first, tokens: lineTokens }];
-    const indent = Math.min(text.length - text.trimStart().length, Math.floor(columns / 3));
+    if (widths.reduce((sum, width) => sum + width, 0) <= columns) return [{ ...first, tokens: lineTokens }];
+    // String offsets of the characters, to cut the tokens at.
+    const offsets = [0];
+    for (const char of chars) offsets.push(offsets.at(-1)! + char.length);
+    const indent = Math.min(Math.max(0, chars.findIndex((char) => char !== ' ')), Math.floor(columns / 3));
     const rows: CodeRow[] = [];
     let start = 0;
-    while (start < text.length) {
+    while (start < chars.length) {
       const room = rows.length ? columns - indent : columns;
-      const end = start + room >= text.length ? text.length : breakAt(text, start, room);
-      rows.push({ ...first, number: rows.length ? null : line.number, indent: rows.length ? indent : 0, tokens: slice(lineTokens, start, end) });
+      let end = start;
+      for (let used = 0; end < chars.length && used + widths[end]! <= room; end++) used += widths[end]!;
+      end = end === chars.length ? end : breakAt(chars, start, Math.max(end, start + 1));
+      rows.push({ ...first, number: rows.length ? null : line.number, indent: rows.length ? indent : 0, tokens: slice(lineTokens, offsets[start]!, offsets[end]!) });
       start = end;
       // A wrapped row starts at code, not at the spaces the break fell on.
-      while (start < text.length && text[start] === ' ') start++;
+      while (start < chars.length && chars[start] === ' ') start++;
     }
     return rows;
   });
 }
 
-function breakAt(text: string, start: number, room: number): number {
-  for (let end = start + room; end > start + room / 2; end--) {
-    if (/[\s,;({[=&|+]/.test(text[end - 1] ?? '')) return end;
+function breakAt(chars: string[], start: number, edge: number): number {
+  const half = start + (edge - start) / 2;
+  for (const fits of [(char: string) => /\s/.test(char), (char: string) => SEPARATOR.test(char)]) {
+    for (let end = edge; end > half; end--) if (fits(chars[end - 1]!)) return end;
   }
-  return start + room;
+  return edge;
 }
 
-/** The tokens' text between two character offsets of their line, colours kept. */
+/** The tokens' text between two string offsets of their line, colours kept. */
 function slice(tokens: Token[], from: number, to: number): Token[] {
   const out: Token[] = [];
   let at = 0;

@@ -95,4 +95,20 @@ describe('a code scene', () => {
     expect(Math.min(...rowsOfChange)).toBeGreaterThanOrEqual(firstVisible);
     expect(Math.max(...rowsOfChange)).toBeLessThan(firstVisible + code.visibleLines);
   });
+
+  it('scrolls through at most 40 rows to the change, however many rows the long lines above it wrap onto', async () => {
+    const long = (i: number) => `  return input.length + ${i}; // ${'a comment long enough to wrap onto several rows of a phone-shaped editor '.repeat(2)}`;
+    const source = Array.from({ length: 90 }, (_, i) => (i === 60 ? '  const timeoutMs = options.timeoutMs ?? 30_000;' : long(i))).join('\n');
+    const phone = sampleBrief(url, { aspect: '9:16' });
+    const brief = { ...phone, code: [{ ...phone.code[0]!, source }] };
+    const pitch = samplePitch([{ title: 'Configurable timeouts', durationMs: 3000, codePaths: [CODE_FILE.path] }]);
+    const composition = composeProduction({ brief, pitch });
+    const code = (await planComposition(composition, themeFor(composition.brand, null))).scenes[0]?.code;
+    if (!code) throw new Error('no code plan');
+    // 40 lines of three rows and more lie above the change: the scroll starts 40 rows above where it lands.
+    expect(code.rows.slice(0, code.focusRow).length).toBeGreaterThan(40);
+    expect(code.scrollTo / code.lineHeight).toBe(40);
+    expect(code.rows.length).toBeLessThanOrEqual(40 + code.visibleLines + 1);
+    expect(code.rows[code.focusRow]?.change).toBe('removed');
+  });
 });

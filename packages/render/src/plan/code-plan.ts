@@ -10,9 +10,9 @@ export interface CodePlan {
   excerpt: CodeExcerpt;
   /** The theme's colours; the lines' own are in `rows`. */
   highlighted: Omit<Highlighted, 'lines'>;
-  /** The editor's rows, long lines wrapped: those ever on screen. */
+  /** The editor's rows, long lines wrapped: those ever on screen, from where the scroll starts. */
   rows: CodeRow[];
-  /** The first row of the excerpt's focus line. */
+  /** The row (in `rows`) of the excerpt's focus line. */
   focusRow: number;
   window: Rect;
   titleBarHeight: number;
@@ -32,6 +32,8 @@ export interface CodePlan {
 
 /** Columns the editor aims to show across its width. */
 const COLUMNS = 84;
+/** Rows the editor scrolls through at most, to the changed lines. */
+const LEAD_ROWS = 40;
 
 export async function planCode(excerpt: CodeExcerpt, panel: Rect, layout: Layout, theme: Theme, durationMs: number): Promise<CodePlan> {
   const u = layout.unit;
@@ -52,14 +54,17 @@ export async function planCode(excerpt: CodeExcerpt, panel: Rect, layout: Layout
   const topLine = Math.max(0, Math.min(excerpt.focusLine - Math.floor(visibleLines * 0.3), excerpt.lines.length - visibleLines));
   const lines = excerpt.lines.slice(0, topLine + visibleLines + 1);
   const { lines: tokens, ...highlighted } = await highlight(lines.map((line) => line.text), excerpt.language, theme.dark);
-  const rows = wrapLines(lines, tokens, Math.floor((viewport.width - gutterWidth - padX) / charWidth));
+  const rows = wrapLines(lines, tokens, Math.max(8, Math.floor((viewport.width - gutterWidth - padX) / charWidth)));
   const focusRow = Math.max(0, rows.findIndex((row) => row.line === excerpt.focusLine));
   const topRow = Math.max(0, Math.min(focusRow - Math.floor(visibleLines * 0.3), rows.length - visibleLines));
+  // The scroll starts at most LEAD_ROWS above where it lands: wrapped lines would otherwise make
+  // it (and the layer drawn for it) several times longer.
+  const firstRow = Math.max(0, topRow - LEAD_ROWS);
   return {
     excerpt,
     highlighted,
-    rows: rows.slice(0, topRow + visibleLines + 1),
-    focusRow,
+    rows: rows.slice(firstRow, topRow + visibleLines + 1),
+    focusRow: focusRow - firstRow,
     window: panel,
     titleBarHeight,
     viewport,
@@ -68,7 +73,7 @@ export async function planCode(excerpt: CodeExcerpt, panel: Rect, layout: Layout
     charWidth,
     gutterWidth,
     visibleLines,
-    scrollTo: topRow * lineHeight,
+    scrollTo: (topRow - firstRow) * lineHeight,
     scrollStart: durationMs * 0.14,
     scrollEnd: durationMs * 0.55,
   };
