@@ -20,7 +20,7 @@ describe('configuration', () => {
     const secret = 'a-production-secret-of-at-least-32-characters';
     const values = Object.fromEntries([...compose.matchAll(/^\s+([A-Z][A-Z0-9_]+): (.*)$/gm)]
       .filter(([, name]) => ENV_NAMES.includes(name!))
-      .map(([, name, value]) => [name, value!.replace(/\$\{\w+:-([^}]*)\}/g, '$1').replace(/\$\{\w+:\?[^}]*\}/g, secret)]));
+      .map(([, name, value]) => [name, value!.replace(/\$\{\w+:-([^}]*)\}/g, '$1').replace(/\$\{\w+:\?[^}]*\}/g, name === 'BASE_URL' ? 'https://video.example.com' : secret)]));
     expect(values).toMatchObject({ NODE_ENV: 'production', PITCH_WRITER_URL: '', S3_ENDPOINT: '' });
     expect(() => loadConfig(values)).not.toThrow();
   });
@@ -39,6 +39,9 @@ describe('configuration', () => {
     const secrets = Object.fromEntries(['LINK_SIGNING_SECRET', 'URL_SIGNING_SECRET', 'WEBHOOK_SECRET_KEY'].map((name) => [name, 'a-production-secret-of-at-least-32-characters']));
     expect(() => loadConfig({ NODE_ENV: 'production', ...secrets })).toThrow(/set BASE_URL in production/);
     expect(loadConfig({ NODE_ENV: 'production', ...secrets, BASE_URL: 'https://api.example.com' }).baseUrl).toBe('https://api.example.com');
+    // Nor with the development secret kept as the previous link secret: anyone could sign links with it.
+    expect(() => loadConfig({ NODE_ENV: 'production', ...secrets, BASE_URL: 'https://api.example.com', LINK_SIGNING_SECRET_PREVIOUS: 'dev-link-signing-secret-change-me-please-0000' }))
+      .toThrow(/set LINK_SIGNING_SECRET_PREVIOUS in production/);
   });
 
   it('points links at the port it listens on, unless BASE_URL and APP_URL say otherwise', () => {

@@ -124,9 +124,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   if (e.NODE_ENV === 'production') {
-    const weak = (['LINK_SIGNING_SECRET', 'URL_SIGNING_SECRET', 'WEBHOOK_SECRET_KEY'] as const).filter((k) => DEV_SECRET.test(e[k]));
+    const weak = (['LINK_SIGNING_SECRET', 'LINK_SIGNING_SECRET_PREVIOUS', 'URL_SIGNING_SECRET', 'WEBHOOK_SECRET_KEY'] as const).filter((k) => DEV_SECRET.test(e[k] ?? ''));
     if (weak.length) throw new Error(`Invalid environment: set ${weak.join(', ')} in production`);
-    // Every link in e-mails and webhook payloads starts with it: localhost would reach no one.
+    // Every link in e-mails and webhook payloads starts with it (or with APP_URL, which defaults
+    // to it): localhost would reach no one.
     if (!e.BASE_URL) throw new Error('Invalid environment: set BASE_URL in production (where the API is reached)');
   }
   // Links in e-mails and webhooks point here: by default, this process's own port.
