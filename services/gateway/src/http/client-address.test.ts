@@ -16,10 +16,16 @@ describe('the caller\'s address, for limits per address', () => {
     expect(clientAddress('198.51.100.7', '10.0.0.2', 2)).toBe('198.51.100.7');
   });
 
-  it('is the socket peer when the entry read is not an address: a client cannot name its own bucket', () => {
+  it('is the socket peer when the entry read is no address: no text of any length becomes a bucket', () => {
     expect(clientAddress(`${'x'.repeat(10_000)}`, '10.0.0.2', 1)).toBe('10.0.0.2');
     expect(clientAddress('anything-at-all, 198.51.100.7', '10.0.0.2', 2)).toBe('10.0.0.2');
     expect(clientAddress('2001:db8::7', '10.0.0.2', 1)).toBe('2001:db8::7');
+  });
+
+  it('drops the port some proxies add to the entry', () => {
+    expect(clientAddress('203.0.113.7:51234', '10.0.0.2', 1)).toBe('203.0.113.7');
+    expect(clientAddress('[2001:db8::7]:443', '10.0.0.2', 1)).toBe('2001:db8::7');
+    expect(clientAddress('[2001:db8::7]', '10.0.0.2', 1)).toBe('2001:db8::7');
   });
 
   it('falls back to the socket peer when the proxy sent no X-Forwarded-For', () => {
