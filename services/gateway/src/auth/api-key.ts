@@ -33,5 +33,8 @@ export async function revokedKeyId(db: Db, header: string | undefined): Promise<
   return token ? revokedApiKeyId(db, token) : null;
 }
 
+/** What a route that acts on the calling key answers a revoked one (spec: DELETE /v1/keys/current). */
+export const alreadyRevoked = () => new ApiError(404, 'This API key is already revoked.', 'not_found');
+
 /** The spec's 401 carries no code. */
 const unauthorized = (message: string) => new ApiError(401, message);

@@ -6,7 +6,7 @@ import type { GatewayDeps, GatewayEnv } from '../env.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { windowAt, type RateLimiter } from '../rate-limit/fixed-window.ts';
 import { surfaceOf } from '../surfaces.ts';
-import { authenticate, bearerApiKey, revokedKeyId } from './api-key.ts';
+import { alreadyRevoked, authenticate, bearerApiKey, revokedKeyId } from './api-key.ts';
 
 /**
  * The spec's Authentication and Limits, in one place: keys on /v1 with their scopes,
@@ -40,21 +40,20 @@ export function guard(deps: GatewayDeps, limiter: RateLimiter) {
       } else revoked = true;
       hits = authenticated.hits;
     }
-    // A revoked key on a route that answers it 404 goes no further, once counted.
-    const proceed = () => (revoked ? Promise.reject(alreadyRevoked()) : next());
-    if (!surface.limit || hits === null) return proceed();
-    const { perMinute } = surface.limit;
-    const reset = Math.max(1, Math.ceil((window.resetAt.getTime() - limiter.now()) / 1000));
-    const headers = { 'RateLimit-Limit': String(perMinute), 'RateLimit-Remaining': String(Math.max(0, perMinute - hits)), 'RateLimit-Reset': String(reset) };
-    for (const [name, value] of Object.entries(headers)) c.header(name, value);
-    if (hits > perMinute) {
-      throw new ApiError(429, `Rate limit of ${perMinute} requests a minute reached; retry in ${reset} s.`, 'rate_limited', { 'Retry-After': String(reset) });
+    if (surface.limit && hits !== null) {
+      const { perMinute } = surface.limit;
+      const reset = Math.max(1, Math.ceil((window.resetAt.getTime() - limiter.now()) / 1000));
+      const headers = { 'RateLimit-Limit': String(perMinute), 'RateLimit-Remaining': String(Math.max(0, perMinute - hits)), 'RateLimit-Reset': String(reset) };
+      for (const [name, value] of Object.entries(headers)) c.header(name, value);
+      if (hits > perMinute) {
+        throw new ApiError(429, `Rate limit of ${perMinute} requests a minute reached; retry in ${reset} s.`, 'rate_limited', { 'Retry-After': String(reset) });
+      }
     }
-    await proceed();
+    // A revoked key on a route that answers it 404 goes no further, once counted.
+    if (revoked) throw alreadyRevoked();
+    await next();
   });
 }
-
-const alreadyRevoked = () => new ApiError(404, 'This API key is already revoked.', 'not_found');
 
 /** The socket peer's address; app.request() in tests has no socket. */
 function socketAddress(c: Context): string | undefined {

@@ -1,8 +1,9 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, Env } from 'hono';
 import { revokeApiKey } from '@vp/accounts';
-import { ApiError, ErrorBody } from '@vp/contracts';
+import { ErrorBody } from '@vp/contracts';
 import type { Db } from '@vp/db';
+import { alreadyRevoked } from '../auth/api-key.ts';
 import type { Principal } from '../auth/principal.ts';
 
 export type KeyRouteDeps<E extends Env> = {
@@ -15,7 +16,8 @@ const error = (description: string) => ({ description, content: { 'application/j
 
 const revokeCurrent = createRoute({
   method: 'delete', path: '/current', tags: ['API keys'], summary: 'Revoke the calling key',
-  description: 'Any live key, whatever its scopes: a tool signing out. The key stops working at once; its history is kept.',
+  description: 'Any live key, whatever its scopes: a tool signing out. The key stops working at once; its history is kept. '
+    + '(The spec\'s 400 `not_api_key`, for a browser session, does not arise: this server has no browser sessions.)',
   responses: {
     204: { description: 'Revoked' },
     401: error('Missing, malformed or unknown API key.'),
@@ -30,7 +32,7 @@ export function keyRoutes<E extends Env>(deps: KeyRouteDeps<E>) {
   app.openapi(revokeCurrent, async (c) => {
     const { keyId, accountId } = deps.caller(c);
     // Revoked by another request since this one was let in.
-    if (!(await revokeApiKey(deps.db, keyId, accountId))) throw new ApiError(404, 'This API key is already revoked.', 'not_found');
+    if (!(await revokeApiKey(deps.db, keyId, accountId))) throw alreadyRevoked();
     return c.body(null, 204);
   });
   return app;
