@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pitch } from '@vp/contracts';
 import type { Db } from '@vp/db';
 import { linkExpiry, mintActionLinks, pitchEmail } from '@vp/links';
-import type { Mailer } from '@vp/mail';
+import { RecipientRefused, type Mailer } from '@vp/mail';
 import { pitchMarkdown } from '@vp/pitch';
 import { productionPageUrl } from '@vp/productions';
 
@@ -14,6 +14,8 @@ export type LinkEmailDeps = {
   db: Db; mailer: Mailer; linkSecret: string; appUrl: string; now?: () => Date;
   /** The activity's try (1, 2, …): a claim made by an earlier try that did not record a send is taken over. */
   attempt: number;
+  /** Called before each recipient: a try that stops reporting (a worker killed) is given up on soon. */
+  heartbeat?: () => void;
 };
 
 /**
@@ -22,7 +24,8 @@ export type LinkEmailDeps = {
  * A try that died mid-send (a worker killed) left its claim `sending`: the next try sends that
  * one again, under the same Message-ID (clients that go by it show one). A try that timed out
  * but still runs stops once a later one has claimed anyone, and its records never overwrite
- * that try's. Nothing is sent once the pitch was answered.
+ * that try's. Nothing is sent once the pitch was answered. An address the mail server refuses for
+ * good is recorded `refused` and not tried again.
  */
 export async function sendLinkEmails(deps: LinkEmailDeps, input: { productionId: string; pitchVersion: number }): Promise<{ sent: number }> {
   const { db } = deps;
@@ -41,6 +44,7 @@ export async function sendLinkEmails(deps: LinkEmailDeps, input: { productionId:
   let sent = 0;
   const failures: string[] = [];
   for (const { account } of production.workspace.memberships) {
+    deps.heartbeat?.();
     const email = account.email.toLowerCase();
     const key = { productionId: input.productionId, pitchVersion: input.pitchVersion, email };
     if (await takenOver(db, input, deps.attempt)) break;
@@ -58,8 +62,10 @@ export async function sendLinkEmails(deps: LinkEmailDeps, input: { productionId:
       await deps.mailer.send({ id, to: email, ...message });
     } catch (error) {
       const reason = (error as Error).message;
-      await db.linkEmail.updateMany({ where: { ...key, attempt: deps.attempt }, data: { status: 'failed', error: reason.slice(0, 1000) } });
-      failures.push(`${email}: ${reason}`);
+      // An address refused for good is recorded so and left; anything else is tried again.
+      const refused = error instanceof RecipientRefused;
+      await db.linkEmail.updateMany({ where: { ...key, attempt: deps.attempt }, data: { status: refused ? 'refused' : 'failed', error: reason.slice(0, 1000) } });
+      if (!refused) failures.push(`${email}: ${reason}`);
       continue;
     }
     await recordSent(db, key, deps.attempt);

@@ -32,8 +32,11 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
     },
     async sendLinkEmails(input) {
       if (!deps.mailer) return { sent: 0 };
-      const { attempt } = Context.current().info;
-      return sendLinkEmails({ db: deps.db, mailer: deps.mailer, linkSecret: deps.settings.linkSecret, appUrl: deps.settings.appUrl, attempt }, input);
+      const context = Context.current();
+      return sendLinkEmails({
+        db: deps.db, mailer: deps.mailer, linkSecret: deps.settings.linkSecret, appUrl: deps.settings.appUrl,
+        attempt: context.info.attempt, heartbeat: () => context.heartbeat(),
+      }, input);
     },
   };
 }

@@ -2,7 +2,7 @@ import type { Mailer } from './mailer.ts';
 import { outboxMailer } from './outbox.ts';
 import { smtpMailer } from './smtp.ts';
 
-export type { Mailer, MailMessage } from './mailer.ts';
+export { RecipientRefused, type Mailer, type MailMessage } from './mailer.ts';
 export { outboxMailer } from './outbox.ts';
 export { smtpMailer } from './smtp.ts';
 

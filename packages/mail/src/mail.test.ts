@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailerFromConfig, outboxMailer, smtpMailer } from './index.ts';
+import { mailerFromConfig, outboxMailer, RecipientRefused, smtpMailer } from './index.ts';
 import { SMTP_TIMEOUTS } from './smtp.ts';
 
 type Received = { from: string; to: string[]; raw: string; user: string | undefined };
@@ -20,6 +20,13 @@ beforeAll(async () => {
     onAuth(auth, _session, callback) {
       if (auth.username === 'mailer' && auth.password === 's3cret') callback(null, { user: auth.username });
       else callback(new Error('Invalid username or password'));
+    },
+    // An address the server knows it cannot deliver to, and one it cannot take right now.
+    onRcptTo(address, _session, callback) {
+      const reject = (message: string, responseCode: number) => callback(Object.assign(new Error(message), { responseCode }));
+      if (address.address.startsWith('nobody@')) reject('5.1.1 No such mailbox', 550);
+      else if (address.address.startsWith('busy@')) reject('4.2.2 Mailbox full, try later', 452);
+      else callback();
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
@@ -63,6 +70,19 @@ describe('mail', () => {
     await expect(mailer.send(message)).rejects.toThrow(/Invalid username or password/);
   });
 
+  it('tells an address refused for good (5xx to RCPT TO) from a refusal worth trying again', async () => {
+    const mailer = smtpMailer({ url: `smtp://mailer:s3cret@127.0.0.1:${port}`, from: FROM });
+    const refused = await mailer.send({ ...message, to: 'nobody@example.com' }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(RecipientRefused);
+    expect((refused as Error).message).toMatch(/550.*No such mailbox/);
+    const later = await mailer.send({ ...message, to: 'busy@example.com' }).catch((error: unknown) => error);
+    expect(later).toBeInstanceOf(Error);
+    expect(later).not.toBeInstanceOf(RecipientRefused);
+    // A refusal of the sender's own login is the setup's: tried again, not given up on.
+    const wrongLogin = await smtpMailer({ url: `smtp://mailer:wrong@127.0.0.1:${port}`, from: FROM }).send(message).catch((error: unknown) => error);
+    expect(wrongLogin).not.toBeInstanceOf(RecipientRefused);
+  });
+
   it('gives up on a server that accepts the connection and never greets, within its greeting timeout', async () => {
     const silent = createTcpServer(() => {});
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
@@ -74,7 +94,7 @@ describe('mail', () => {
     } finally {
       silent.close();
     }
-    // A try of the link e-mails has 2 minutes: a send that hangs at any step ends well inside them.
+    // A try of the link e-mails must report each recipient within 2 minutes: a send that hangs at any step ends well inside them.
     expect(SMTP_TIMEOUTS.connectionTimeout + SMTP_TIMEOUTS.greetingTimeout + SMTP_TIMEOUTS.socketTimeout).toBeLessThan(120_000);
   });
 

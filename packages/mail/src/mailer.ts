@@ -4,3 +4,8 @@ export type MailMessage = { id: string; to: string; subject: string; text: strin
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
 }
+
+/** The mail server refused the recipient's address for good (an SMTP 5xx to RCPT TO): sending again will not help. */
+export class RecipientRefused extends Error {
+  override name = 'RecipientRefused';
+}

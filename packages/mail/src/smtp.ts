@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import type { Mailer, MailMessage } from './mailer.ts';
+import { RecipientRefused, type Mailer, type MailMessage } from './mailer.ts';
 
 /**
  * How long a send waits on the server, in ms: to connect, for its greeting, and for any answer
@@ -13,7 +13,11 @@ export function smtpMailer(options: { url: string; from: string; timeouts?: type
   const transport = nodemailer.createTransport({ url: options.url, ...(options.timeouts ?? SMTP_TIMEOUTS) }, { from: options.from });
   return {
     async send(message) {
-      await transport.sendMail(toNodemailer(message, options.from));
+      try {
+        await transport.sendMail(toNodemailer(message, options.from));
+      } catch (error) {
+        throw refusedForGood(error) ? new RecipientRefused((error as Error).message, { cause: error }) : error;
+      }
     },
   };
 }
@@ -31,4 +35,14 @@ export function toNodemailer(message: MailMessage, from: string) {
     // from the From address; the second is the same request in Exchange's terms.
     headers: { 'Auto-Submitted': 'auto-generated', 'X-Auto-Response-Suppress': 'All' },
   };
+}
+
+/**
+ * A permanent refusal of the address itself (550 no such mailbox, 553 bad address): nodemailer
+ * reports it on RCPT TO. A 5xx elsewhere (to AUTH, to MAIL FROM) is the server's setup, which an
+ * operator can fix: that is tried again.
+ */
+function refusedForGood(error: unknown): boolean {
+  const { responseCode, command } = error as { responseCode?: number; command?: string };
+  return command === 'RCPT TO' && typeof responseCode === 'number' && responseCode >= 500 && responseCode < 600;
 }

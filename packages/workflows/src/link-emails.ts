@@ -4,11 +4,13 @@ import type { LinkEmailsInput, WebhookActivities } from './webhook-definitions.t
 /**
  * E-mails one pitch version's greenlight links to its owners and editors; retried while the mail
  * server is away, every 10 minutes at most, for a day (the links live 7). A try after the pitch
- * was answered sends nothing.
+ * was answered sends nothing. A try reports each recipient: one that goes silent for 2 minutes
+ * (a worker killed) is retried, while a large workspace's list may take its time.
  */
 export async function linkEmailsWorkflow(input: LinkEmailsInput): Promise<number> {
   const { sendLinkEmails } = proxyActivities<WebhookActivities>({
-    startToCloseTimeout: '2 minutes',
+    startToCloseTimeout: '30 minutes',
+    heartbeatTimeout: '2 minutes',
     scheduleToCloseTimeout: '1 day',
     retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' },
   });

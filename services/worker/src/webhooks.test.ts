@@ -1,11 +1,12 @@
 import { ScheduleNotFoundError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { tsToMs } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { createEventPublisher, createProductionActivities, sendLinkEmails, type LinkEmailDeps } from '@vp/activities';
 import { setMember, createAccount } from '@vp/accounts';
 import { Brief, taskQueue, WebhookEventPayload, workflowIds, type SubscribableEventType } from '@vp/contracts';
 import type { Db } from '@vp/db';
 import { readLinkToken } from '@vp/links';
-import type { Mailer, MailMessage } from '@vp/mail';
+import { RecipientRefused, type Mailer, type MailMessage } from '@vp/mail';
 import { createBuiltinWriter } from '@vp/pitch';
 import { createProduction } from '@vp/productions';
 import { failWrites, seedAccount, test, testConfig, waitFor } from '@vp/testing';
@@ -168,6 +169,10 @@ describe('publishing (spec: Events)', () => {
       const link = /https?:\/\/\S+\/go\/(\S+)\?action=greenlight/.exec(message.text)!;
       expect(readLinkToken(env.config.secrets.links, link[1]!)).toMatchObject({ productionId: p.id, pitchVersion: 1, recipient: { kind: 'email', email: message.to } });
     }
+    // Each try reports every recipient: one silent for 2 minutes is retried; a long list has 30.
+    const history = await env.client.workflow.getHandle(workflowIds.linkEmails(p.id, 1)).fetchHistory();
+    const scheduled = history.events!.find((event) => event.activityTaskScheduledEventAttributes)!.activityTaskScheduledEventAttributes!;
+    expect([tsToMs(scheduled.heartbeatTimeout), tsToMs(scheduled.startToCloseTimeout)]).toEqual([120_000, 1_800_000]);
     // Sending again (a retried activity) sends nothing new.
     expect(await sendLinkEmails(linkEmailDeps(env, mailer, 2), { productionId: p.id, pitchVersion: 1 })).toEqual({ sent: 0 });
     expect(mail.filter((m) => m.text.includes(p.id))).toHaveLength(2);
@@ -206,6 +211,26 @@ describe('publishing (spec: Events)', () => {
       .toMatchObject({ status: 'sent', attempt: 2 });
     // The owner's e-mail, recorded as sent by the workflow's try, is not sent again.
     expect(mail.filter((m) => m.to === account.email && m.text.includes(p.id))).toHaveLength(1);
+  });
+
+  it('records an address the mail server refuses for good as refused, and never tries it again', async ({ env }) => {
+    const { account, workspace } = await seedAccount(env.db, { credits: 100 });
+    const p = await production(env, workspace, account.id);
+    await waitFor(() => mail.some((m) => m.to === account.email && m.text.includes(p.id)), { what: 'the owner\'s e-mail' });
+    await env.client.workflow.getHandle(workflowIds.linkEmails(p.id, 1)).result();
+    const gone = (await createAccount(env.db, { email: `gone-${Date.now()}@example.test` })).account;
+    await setMember(env.db, { workspaceId: workspace.id, accountId: gone.id, role: 'editor' });
+    const input = { productionId: p.id, pitchVersion: 1 };
+    let beats = 0;
+    const refusing: Mailer = { send: async () => { throw new RecipientRefused("Can't send mail - all recipients were rejected: 550 5.1.1 No such mailbox"); } };
+    // Not a failure of the try: nothing is left that another try could send.
+    expect(await sendLinkEmails({ ...linkEmailDeps(env, refusing, 1), heartbeat: () => void beats++ }, input)).toEqual({ sent: 0 });
+    expect(beats).toBe(2); // one for each owner and editor
+    expect(await env.db.linkEmail.findUniqueOrThrow({ where: { productionId_pitchVersion_email: { ...input, email: gone.email.toLowerCase() } } }))
+      .toMatchObject({ status: 'refused', error: expect.stringMatching(/550 5\.1\.1 No such mailbox/) });
+    const sent: MailMessage[] = [];
+    expect(await sendLinkEmails(linkEmailDeps(env, { send: async (message) => void sent.push(message) }, 2), input)).toEqual({ sent: 0 });
+    expect(sent).toEqual([]);
   });
 
   it('a try timed out but still running stops once the next has begun, and never undoes its records', async ({ env }) => {

@@ -1,0 +1,2 @@
+-- AlterEnum
+ALTER TYPE "link_email_status" ADD VALUE 'refused';
