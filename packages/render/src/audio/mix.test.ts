@@ -60,6 +60,32 @@ describe('speakLines', () => {
   });
 });
 
+describe('buildStems', () => {
+  it('centres each whoosh on its cut, the middle of its transition', () => {
+    const composition = composeProduction({
+      brief: sampleBrief((path) => `https://media.example${path}`, { sound: { voiceover: false, music: false, sfx: true } }),
+      pitch: shortPitch(),
+    });
+    // The whooshes alone: the outro's impact would weigh on its transition's second.
+    const whooshes = composition.audio.sfx.filter((effect) => effect.kind === 'whoosh');
+    expect(whooshes.length).toBeGreaterThan(0);
+    const { sfx } = buildStems({ ...composition, audio: { ...composition.audio, sfx: whooshes } }, [], composition.durationMs / 1000);
+    for (const whoosh of whooshes) {
+      const scene = composition.scenes.find((s) => s.id === whoosh.sceneId)!;
+      const cut = Math.round((scene.startMs / 1000) * SAMPLE_RATE);
+      // The middle of the sound's energy, over a second around the cut: within 50 ms of it.
+      let weighted = 0;
+      let total = 0;
+      for (let i = cut - SAMPLE_RATE / 2; i < cut + SAMPLE_RATE / 2; i++) {
+        const energy = (sfx!.data[2 * i] ?? 0) ** 2 + (sfx!.data[2 * i + 1] ?? 0) ** 2;
+        weighted += energy * i;
+        total += energy;
+      }
+      expect(Math.abs(weighted / total - cut) / SAMPLE_RATE, whoosh.sceneId).toBeLessThan(0.05);
+    }
+  });
+});
+
 describe('mixStems', () => {
   it.each([-16, -23])('brings voice, music and effects to the target loudness (%d LUFS), true peak under -1.5 dBTP', async (target) => {
     const composition = composeProduction({

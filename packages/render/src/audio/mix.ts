@@ -4,7 +4,7 @@ import type { Composition } from '../composition/schema.ts';
 import { run } from '../process.ts';
 import { measureLoudness, normaliseLoudness } from './loudness.ts';
 import { dbToGain, SAMPLE_RATE, StereoTrack } from './pcm.ts';
-import { impact, musicBed, whoosh } from './synth.ts';
+import { impact, musicBed, whoosh, WHOOSH_PEAK } from './synth.ts';
 import { speak } from './voice.ts';
 
 /** Voice lines end this long before the next line starts (or the video ends), so two never overlap. */
@@ -62,8 +62,8 @@ export function buildStems(composition: Composition, spoken: SpokenLines, durati
     const track = new StereoTrack(frames);
     audio.sfx.forEach((effect, n) => {
       const sound = effect.kind === 'whoosh' ? whoosh(n + 1) : impact(n + 1);
-      // A whoosh peaks in its middle: centre it on the cue.
-      const lead = effect.kind === 'whoosh' ? sound.length / 4 : 0;
+      // A whoosh's loudest moment goes on the cue.
+      const lead = effect.kind === 'whoosh' ? (WHOOSH_PEAK * sound.length) / 2 : 0;
       addStereo(track, sound, at(effect.sceneId, effect.offsetMs) - Math.round(lead), dbToGain(effect.gainDb));
     });
     sfx = track;

@@ -85,6 +85,9 @@ export function musicBed(music: Music, frames: number): Float32Array {
   return out;
 }
 
+/** Where a whoosh is loudest, as a share of its length: its level swells to here and is gone by 0.8. */
+export const WHOOSH_PEAK = 0.4;
+
 /** Filtered noise whose pitch and level rise and fall, panning left to right: 0.7 s. */
 export function whoosh(seed = 1): Float32Array {
   const frames = Math.round(0.7 * SAMPLE_RATE);
@@ -94,7 +97,7 @@ export function whoosh(seed = 1): Float32Array {
   let band = 0;
   for (let i = 0; i < frames; i++) {
     const x = i / frames;
-    const envelope = Math.sin(Math.PI * Math.min(1, x * 1.25)) ** 2;
+    const envelope = Math.sin(Math.PI * Math.min(1, x / (2 * WHOOSH_PEAK))) ** 2;
     const cutoff = 300 + 2800 * Math.sin(Math.PI * x) ** 1.5;
     // State-variable band-pass.
     const f = 2 * Math.sin((Math.PI * cutoff) / SAMPLE_RATE);

@@ -39,7 +39,8 @@ export function transitionEffects(scenes: Scene[]): AudioPlan['sfx'] {
   return scenes.flatMap((scene, i) => {
     const effects: AudioPlan['sfx'] = [];
     if (i > 0 && scene.transition.kind !== 'cut' && scene.transition.durationMs > 0) {
-      effects.push({ kind: 'whoosh', sceneId: scene.id, offsetMs: -Math.round(scene.transition.durationMs / 2), gainDb: -8 });
+      // At the cut, the transition's middle (it runs half before, half after): the mix centres the sound on its cue.
+      effects.push({ kind: 'whoosh', sceneId: scene.id, offsetMs: 0, gainDb: -8 });
     }
     if (scene.kind === 'outro' || scene.kind === 'title') {
       effects.push({ kind: 'impact', sceneId: scene.id, offsetMs: Math.round(scene.transition.durationMs / 2) + 150, gainDb: -10 });
