@@ -107,7 +107,7 @@ describe('loadAssets', () => {
       await failure(withMedia('image', '/missing.png')),
       await failure(withMedia('image', '/page.html')),
       await failure(withMedia('image', '/broken.png')),
-      await failure(withMedia('image', '/moved.png')),
+      await failure(withMedia('image', '/moved-in-circles.png')),
       await failure(withMedia('image', '/dashboard.png'), { fetchMedia: publicMediaFetcher() }),
       await failure(withMedia('image', '/dashboard.png'), { limits: { image: { maxBytes: 1000, timeoutMs: 5000 } } }),
     ];
@@ -162,11 +162,29 @@ describe('loadAssets', () => {
     expect(error.message).toBe(`The image 'Dashboard' (${server.url('/dashboard.png')}) could not be downloaded: 127.0.0.1 is a loopback address, which is not a public address`);
   });
 
-  it('refuses a file over the size limit, a redirect, and names the logo when it fails', async () => {
+  it('follows redirects, each one checked as the first address was, but not round in circles or off the web', async () => {
+    const assets = await loadAssets(withMedia('image', '/moved-twice.png'), { fetchMedia: local, dir });
+    expect(assets.images.size).toBe(1);
+    expect(server.requests.slice(-3)).toEqual(['/moved-twice.png', '/moved.png', '/dashboard.png']);
+    const asked = server.requests.length;
+    const circles = await failure(withMedia('image', '/moved-in-circles.png'));
+    expect(circles.message).toContain('could not be downloaded: the server answered 302, a redirect that was not followed (more than 5 in a row');
+    expect(server.requests.length - asked).toBe(6);
+    const file = await failure(withMedia('image', '/moved-to-a-file.png'));
+    expect(file.message).toContain('a redirect that was not followed');
+    // Each hop is checked: without development's allowance, the first one is refused already.
+    const refused = await failure(withMedia('image', '/moved.png'), { fetchMedia: publicMediaFetcher() });
+    expect(refused.message).toContain('is a loopback address, which is not a public address');
+  });
+
+  it('names a medium by its address without the query, where a signed address keeps its token', async () => {
+    const error = await failure(withMedia('image', '/page.html?X-Amz-Signature=secret-token#top'));
+    expect(error.message).toBe(`The image 'Dashboard' (${server.url('/page.html')}) is not a PNG, JPEG, WebP, GIF or AVIF image: the server says it is text/html`);
+  });
+
+  it('refuses a file over the size limit, and names the logo when it fails', async () => {
     const big = await failure(withMedia('image', '/dashboard.png'), { limits: { image: { maxBytes: 1000, timeoutMs: 5000 } } });
     expect(big.message).toContain('could not be downloaded: the answer is larger than 1000 bytes');
-    const moved = await failure(withMedia('image', '/moved.png'));
-    expect(moved.message).toContain('the server answered 302, a redirect, which is not followed');
     const logo = await failure(withMedia('image', '/dashboard.png', '/page.html'));
     expect(logo.message).toBe(`The logo (${server.url('/page.html')}) is not a PNG, JPEG, WebP, GIF, AVIF or SVG image: the server says it is text/html`);
   });

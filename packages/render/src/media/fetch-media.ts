@@ -16,14 +16,42 @@ export interface FetchedMedia {
  */
 export type FetchMedia = (url: string, limits: { maxBytes: number; timeoutMs: number; signal?: AbortSignal }) => Promise<FetchedMedia>;
 
-/** Fetches over http(s) from public addresses only; `allowPrivate` is for development and tests. */
+/** Redirects followed at most (a GitHub attachment's address redirects once, to its file). */
+export const MAX_REDIRECTS = 5;
+/** Some CDNs refuse a request that does not say who makes it. */
+const USER_AGENT = 'VideoProductionService/1 (media fetcher)';
+
+/**
+ * Fetches over http(s) from public addresses only; `allowPrivate` is for development and tests.
+ * Redirects are followed, up to MAX_REDIRECTS, each one checked as the first address was (its
+ * own DNS answer, public addresses only, connected to the address checked), all within the one
+ * time limit. After that, the last redirect is the answer.
+ */
 export function publicMediaFetcher(options: { allowPrivate?: boolean; resolve?: Resolver } = {}): FetchMedia {
   return async (url, limits) => {
-    const response = await fetchPublic(url, {
-      ...limits, allowPrivate: options.allowPrivate, resolve: options.resolve, headers: { accept: 'image/*, video/*' },
-    });
-    return { status: response.status, contentType: response.headers.get('content-type'), body: response.body };
+    const deadline = Date.now() + limits.timeoutMs;
+    let address = url;
+    for (let redirects = 0; ; redirects++) {
+      const response = await fetchPublic(address, {
+        ...limits, timeoutMs: Math.max(1, deadline - Date.now()), allowPrivate: options.allowPrivate, resolve: options.resolve,
+        headers: { accept: 'image/*, video/*', 'user-agent': USER_AGENT },
+      });
+      const next = redirectTarget(response.status, response.headers.get('location'), address);
+      if (!next || redirects === MAX_REDIRECTS) return { status: response.status, contentType: response.headers.get('content-type'), body: response.body };
+      address = next;
+    }
   };
+}
+
+/** Where a redirect leads, if it leads anywhere over http(s). */
+function redirectTarget(status: number, location: string | null, from: string): string | null {
+  if (status < 300 || status >= 400 || status === 304 || !location) return null;
+  try {
+    const target = new URL(location, from);
+    return target.protocol === 'https:' || target.protocol === 'http:' ? target.href : null;
+  } catch {
+    return null;
+  }
 }
 
 export type MediaRole = 'image' | 'video' | 'logo';
@@ -66,7 +94,20 @@ export interface MediaSubject {
 export function describe(role: MediaRole, id: string, url: string, name?: string): MediaSubject {
   const label = role === 'logo' ? 'The logo' : `The ${role} '${name ?? id}'`;
   // An upload's `blob:<key>` is the store's internal address: people see the image's name only.
-  return { id, url, label: url.startsWith('blob:') ? label : `${label} (${url})` };
+  return { id, url, label: url.startsWith('blob:') ? label : `${label} (${shownAddress(url)})` };
+}
+
+/**
+ * An address as a failure shows it, in the production's error and its webhooks: without its
+ * query and fragment, where a signed address keeps its token.
+ */
+function shownAddress(url: string): string {
+  try {
+    const { origin, pathname } = new URL(url);
+    return `${origin}${pathname}`;
+  } catch {
+    return url;
+  }
 }
 
 /** A medium's failure in words a person can read; diagnostics stay in `details`, for the logs. */
@@ -102,7 +143,9 @@ export async function download(
     }
     return fail('could not be downloaded', { details: String(error), cause: error, transient: true });
   }
-  if (fetched.status >= 300 && fetched.status < 400) return fail(`could not be downloaded: the server answered ${fetched.status}, a redirect, which is not followed`);
+  if (fetched.status >= 300 && fetched.status < 400) {
+    return fail(`could not be downloaded: the server answered ${fetched.status}, a redirect that was not followed (more than ${MAX_REDIRECTS} in a row, or to no web address)`);
+  }
   if (fetched.status < 200 || fetched.status >= 300) return fail(`could not be downloaded: the server answered ${fetched.status}`, { transient: passingStatus(fetched.status) });
   if (fetched.body.length > limit.maxBytes) return fail(`is larger than ${formatBytes(limit.maxBytes)}`);
   if (!fetched.body.length) return fail('is empty');

@@ -164,6 +164,9 @@ export async function startMediaServer(): Promise<{ url: (path: string) => strin
     '/manifest.mp4': { type: 'video/mp4', body: manifestPosingAsMp4(secret) },
     '/broken.mp4': { type: 'video/mp4', body: Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypisom'), Buffer.alloc(4000, 3)]) },
     '/moved.png': { status: 302, headers: { location: '/dashboard.png' } },
+    '/moved-twice.png': { status: 301, headers: { location: '/moved.png' } },
+    '/moved-in-circles.png': { status: 302, headers: { location: '/moved-in-circles.png' } },
+    '/moved-to-a-file.png': { status: 302, headers: { location: 'file:///etc/passwd' } },
     '/busy.png': { status: 503, type: 'text/plain', body: Buffer.from('try again later') },
     '/slow-down.png': { status: 429, type: 'text/plain', body: Buffer.from('too many requests'), headers: { 'retry-after': '1' } },
     '/slow.png': { type: 'image/png', body: png(400, 300, 60), delayMs: 1500 },
@@ -171,7 +174,7 @@ export async function startMediaServer(): Promise<{ url: (path: string) => strin
   const requests: string[] = [];
   const server: Server = createServer((req, res) => {
     requests.push(req.url ?? '');
-    const route = routes[req.url ?? ''];
+    const route = routes[(req.url ?? '').split('?')[0]!];
     if (!route) return res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     const answer = () => res.writeHead(route.status ?? 200, { ...(route.type ? { 'content-type': route.type } : {}), ...route.headers }).end(route.body);
     if (route.delayMs) setTimeout(answer, route.delayMs);
