@@ -131,6 +131,11 @@ export async function noteUnsent(db: Db, input: { deliveryId: string; attempt: n
   );
 }
 
+/** Says why a pending delivery is waiting, without claiming or spending an attempt. */
+export async function noteHeld(db: Db, deliveryId: string, reason: string): Promise<void> {
+  await sqlPool(db).query(`UPDATE webhook_deliveries SET last_error = $2 WHERE id = $1 AND status = 'pending'`, [deliveryId, reason]);
+}
+
 /** Ends a pending delivery without another attempt. */
 export async function endDelivery(db: Db, deliveryId: string, reason: string): Promise<void> {
   await sqlPool(db).query(

@@ -252,6 +252,23 @@ describe('an attempt whose two runs overlap (a worker cut off from Temporal, a l
   });
 });
 
+describe('a delivery while webhooks are switched off on the server', () => {
+  it('is held: nothing is sent or spent, the delivery says why, and it goes out once they are back on', async ({ deps }) => {
+    const { endpoint, delivery } = await pingTo(deps.db);
+    const off = { ...deps, settings: { ...settings, enabled: false } };
+    for (let retry = 0; retry < 2; retry++) {
+      await expect(attemptDelivery(off, { deliveryId: delivery.id, attempt: 1, retryInMs: 50 })).rejects.toThrow(/switched off/);
+    }
+    expect(receiver.received).toHaveLength(0);
+    expect(await deliveryRow(deps.db, delivery.id)).toMatchObject({ status: 'pending', attempts: 0, lastError: expect.stringMatching(/switched off on this server/) });
+    expect(await endpointRow(deps.db, endpoint.id)).toMatchObject({ enabled: true, consecutiveFailures: 0 });
+
+    expect(await attemptDelivery(deps, { deliveryId: delivery.id, attempt: 1, retryInMs: 50 })).toEqual({ done: true });
+    expect(receiver.received).toHaveLength(1);
+    expect(await deliveryRow(deps.db, delivery.id)).toMatchObject({ status: 'succeeded', attempts: 1, lastError: null });
+  });
+});
+
 describe('a delivery this server cannot sign', () => {
   it('says why on the delivery, counts nothing against the endpoint, and is sent once the key is right', async ({ deps }) => {
     const { endpoint, delivery } = await pingTo(deps.db);

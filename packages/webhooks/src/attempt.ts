@@ -1,7 +1,7 @@
 import { ATTEMPT_MARGIN_MS, RESPONSE_BODY_LIMIT_BYTES } from '@vp/contracts';
 import type { Db } from '@vp/db';
 import { FetchError, fetchPublic, type Resolver } from '@vp/net';
-import { claimAttempt, endDelivery, noteUnsent, recordFailure, recordSuccess, type AttemptEndpoint } from './attempt-store.ts';
+import { claimAttempt, endDelivery, noteHeld, noteUnsent, recordFailure, recordSuccess, type AttemptEndpoint } from './attempt-store.ts';
 import { signingSecrets } from './endpoints.ts';
 import { deliveryBody } from './payload.ts';
 import { describeDuration, shouldSwitchOff } from './schedule.ts';
@@ -37,6 +37,12 @@ type Outcome =
  */
 export async function attemptDelivery(deps: AttemptDeps, input: AttemptInput): Promise<AttemptResult> {
   const { db, settings } = deps;
+  if (!settings.enabled) {
+    // Switched off on this server: nothing goes out. The attempt is held, not spent; its retry
+    // (each minute) makes it once webhooks are back on.
+    await noteHeld(db, input.deliveryId, 'Not sent yet: webhooks are switched off on this server. It is sent once they are back on.');
+    throw new WebhooksSwitchedOff();
+  }
   const now = deps.now?.() ?? new Date();
   const lapsedBefore = new Date(now.getTime() - (settings.timeoutMs + ATTEMPT_MARGIN_MS));
   const claimed = await claimAttempt(db, { deliveryId: input.deliveryId, attempt: input.attempt, now, lapsedBefore });
@@ -72,6 +78,14 @@ export async function attemptDelivery(deps: AttemptDeps, input: AttemptInput): P
     return `Switched off after ${counters.consecutiveFailures} failed attempts in a row and no success for ${describeDuration(settings.disableAfterMs)}.`;
   });
   return { done: last };
+}
+
+/** Thrown by an attempt held while webhooks are switched off: its activity tries again later. */
+export class WebhooksSwitchedOff extends Error {
+  override name = 'WebhooksSwitchedOff';
+  constructor() {
+    super('Webhooks are switched off on this server: the attempt is held until they are back on.');
+  }
 }
 
 // Three bytes past the limit: a character the read cuts in two then starts past the limit and is left out.
