@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { Db } from '@vp/db';
 import type { Mailer } from '@vp/mail';
-import { attemptDelivery, createSecretBox, unattemptedDeliveries, type AttemptDeps, type WebhookSettings } from '@vp/webhooks';
+import { attemptDelivery, secretBoxFor, unattemptedDeliveries, type AttemptDeps, type WebhookSettings } from '@vp/webhooks';
 import type { WebhookActivities } from '@vp/workflows/webhook-definitions';
 import { startWebhookDelivery } from '@vp/workflows/webhook-start';
 import { sendLinkEmails } from './link-emails.ts';
@@ -20,7 +20,7 @@ export type WebhookActivityDeps = {
 
 /** Activities of the webhooks task queue. The secret is opened here, never passed through a workflow. */
 export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActivities {
-  const attemptDeps: AttemptDeps = { db: deps.db, settings: deps.settings, box: createSecretBox(deps.settings.serverKey), transport: deps.transport };
+  const attemptDeps: AttemptDeps = { db: deps.db, settings: deps.settings, box: secretBoxFor(deps.settings), transport: deps.transport };
   return {
     attemptDelivery: (input) => attemptDelivery(attemptDeps, input),
     async startUnattemptedDeliveries() {

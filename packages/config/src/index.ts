@@ -57,6 +57,9 @@ const Env = z.object({
   LINK_SIGNING_SECRET_PREVIOUS: z.string().min(32).optional(),
   URL_SIGNING_SECRET: z.string().min(32).default('dev-url-signing-secret-change-me-please-00000'),
   WEBHOOK_SECRET_KEY: z.string().min(32).default('dev-webhook-secret-key-change-me-please-00000'),
+  // While rotating WEBHOOK_SECRET_KEY: the one before, which still opens the endpoint secrets it
+  // sealed; drop it once `pnpm admin webhooks reseal` has sealed them all with the new one.
+  WEBHOOK_SECRET_KEY_PREVIOUS: z.string().min(32).optional(),
 
   // The pitch writer: the built-in one, or any OpenAI-compatible chat-completions endpoint.
   PITCH_WRITER: z.enum(['builtin', 'openai']).default('builtin'),
@@ -124,7 +127,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   if (e.NODE_ENV === 'production') {
-    const weak = (['LINK_SIGNING_SECRET', 'LINK_SIGNING_SECRET_PREVIOUS', 'URL_SIGNING_SECRET', 'WEBHOOK_SECRET_KEY'] as const).filter((k) => DEV_SECRET.test(e[k] ?? ''));
+    const weak = (['LINK_SIGNING_SECRET', 'LINK_SIGNING_SECRET_PREVIOUS', 'URL_SIGNING_SECRET', 'WEBHOOK_SECRET_KEY', 'WEBHOOK_SECRET_KEY_PREVIOUS'] as const).filter((k) => DEV_SECRET.test(e[k] ?? ''));
     if (weak.length) throw new Error(`Invalid environment: set ${weak.join(', ')} in production`);
     // Every link in e-mails and webhook payloads starts with it (or with APP_URL, which defaults
     // to it): localhost would reach no one.
@@ -154,7 +157,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         ? { kind: 'openai' as const, baseUrl: required(e.PITCH_WRITER_URL, 'PITCH_WRITER_URL'), model: required(e.PITCH_WRITER_MODEL, 'PITCH_WRITER_MODEL'), apiKey: e.PITCH_WRITER_API_KEY ?? '', timeoutMs: e.PITCH_WRITER_TIMEOUT_MS }
         : { kind: 'builtin' as const },
     worker: { maxConcurrentActivities: e.WORKER_MAX_CONCURRENT_ACTIVITIES, stepTimeoutMs: e.PRODUCTION_STEP_TIMEOUT_MS },
-    secrets: { links: e.LINK_SIGNING_SECRET, previousLinks: e.LINK_SIGNING_SECRET_PREVIOUS ?? null, urls: e.URL_SIGNING_SECRET, webhookKey: e.WEBHOOK_SECRET_KEY },
+    secrets: { links: e.LINK_SIGNING_SECRET, previousLinks: e.LINK_SIGNING_SECRET_PREVIOUS ?? null, urls: e.URL_SIGNING_SECRET, webhookKey: e.WEBHOOK_SECRET_KEY, previousWebhookKey: e.WEBHOOK_SECRET_KEY_PREVIOUS ?? null },
     webhooks: {
       retryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE_MS,
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,

@@ -7,13 +7,13 @@ import type { Resolver } from '@vp/net';
 import { attemptDelivery, storedResponseBody, type AttemptDeps } from './attempt.ts';
 import { claimAttempt, endDelivery, recordFailure } from './attempt-store.ts';
 import { createPing } from './deliveries.ts';
-import { createEndpoint, deleteEndpoint, rollSecret, updateEndpoint } from './endpoints.ts';
+import { createEndpoint, deleteEndpoint, resealSecrets, rollSecret, updateEndpoint } from './endpoints.ts';
 import { createSecretBox } from './secret.ts';
 import type { WebhookSettings } from './settings.ts';
 import { startReceiver, type Receiver } from './testing/receiver.ts';
 
 const settings: WebhookSettings = {
-  enabled: true, linksEnabled: true, serverKey: 'test-webhook-secret-key-0123456789abcdefgh', linkSecret: 'test-link-signing-secret-0123456789abcdef',
+  enabled: true, linksEnabled: true, serverKey: 'test-webhook-secret-key-0123456789abcdefgh', previousServerKey: null, linkSecret: 'test-link-signing-secret-0123456789abcdef',
   appUrl: 'https://app.example.com', allowPrivateUrls: true, timeoutMs: 400,
   retryScheduleMs: [50, 50], disableAfterFailures: 3, disableAfterMs: 60 * 60 * 1000,
 };
@@ -276,13 +276,38 @@ describe('a delivery this server cannot sign', () => {
     const wrongKey = { ...deps, box: createSecretBox('another-webhook-secret-key-0123456789abcd'), now: () => new Date(t0) };
     await expect(attemptDelivery(wrongKey, { deliveryId: delivery.id, attempt: 1, retryInMs: 50 })).rejects.toThrow();
     expect(receiver.received).toHaveLength(0);
-    expect(await deliveryRow(deps.db, delivery.id)).toMatchObject({ status: 'pending', attempts: 1, lastError: expect.stringMatching(/WEBHOOK_SECRET_KEY/) });
+    expect(await deliveryRow(deps.db, delivery.id)).toMatchObject({ status: 'pending', attempts: 1, lastError: 'Not sent yet: this server cannot read the endpoint\'s signing secret. It is tried again.' });
     expect(await endpointRow(deps.db, endpoint.id)).toMatchObject({ enabled: true, consecutiveFailures: 0 });
 
     // The key put right: the attempt is made again once its claim lapses.
     const later = { ...deps, now: () => new Date(t0 + settings.timeoutMs + ATTEMPT_MARGIN_MS + 1) };
     expect(await attemptDelivery(later, { deliveryId: delivery.id, attempt: 1, retryInMs: 50 })).toEqual({ done: true });
     expect(await deliveryRow(deps.db, delivery.id)).toMatchObject({ status: 'succeeded', lastError: null });
+  });
+});
+
+describe('rotating the server key (WEBHOOK_SECRET_KEY_PREVIOUS, then admin webhooks reseal)', () => {
+  it('keeps every endpoint signing while both keys open its secrets, and reseals them all with the new one', async ({ deps }) => {
+    const { endpoint, secret, delivery } = await pingTo(deps.db);
+    await rollSecret(deps.db, box, endpoint);
+    const newKey = 'the-new-webhook-secret-key-0123456789abcd';
+    const rotating = createSecretBox(newKey, [settings.serverKey]);
+    expect(await attemptDelivery({ ...deps, box: rotating }, { deliveryId: delivery.id, attempt: 1, retryInMs: 50 })).toEqual({ done: true });
+    // Signed with both of its secrets, the one rolled and the one before, opened with the previous key.
+    expect(verifyWebhook({ payload: receiver.received[0]!.body, header: receiver.received[0]!.headers['service-signature'], secret })).toMatchObject({ ok: true });
+
+    const first = await resealSecrets(deps.db, rotating);
+    expect(first.resealed).toBeGreaterThanOrEqual(1);
+    expect(first.unreadable).toEqual([]);
+    expect(await resealSecrets(deps.db, rotating)).toEqual({ resealed: 0, unreadable: [] });
+    const row = await endpointRow(deps.db, endpoint.id);
+    const newOnly = createSecretBox(newKey);
+    expect(newOnly.open(row.previousSecretEncrypted!, endpoint.id)).toBe(secret);
+    expect(newOnly.sealedWithCurrentKey(row.secretEncrypted, endpoint.id)).toBe(true);
+    // A secret neither key opens is left as it is, and named.
+    const stranger = await endpointAt(deps.db);
+    const { unreadable } = await resealSecrets(deps.db, createSecretBox('yet-another-webhook-key-0123456789abcdef', [newKey]));
+    expect(unreadable).toContain(stranger.row.id);
   });
 });
 

@@ -53,9 +53,10 @@ export async function attemptDelivery(deps: AttemptDeps, input: AttemptInput): P
   try {
     secrets = signingSecrets(deps.box, endpoint, now);
   } catch (error) {
-    // Our side, not the endpoint's: said on the delivery, not counted against the endpoint. The
+    // Our side, not the endpoint's (WEBHOOK_SECRET_KEY changed without WEBHOOK_SECRET_KEY_PREVIOUS):
+    // said on the delivery, not counted against the endpoint, the detail in the worker's log. The
     // attempt stays claimed and is made again once the claim lapses, as after any failure of ours.
-    const reason = 'Not sent yet: this server cannot read the endpoint\'s secret (is WEBHOOK_SECRET_KEY the key it was made with?). It is tried again.';
+    const reason = 'Not sent yet: this server cannot read the endpoint\'s signing secret. It is tried again.';
     await noteUnsent(db, { deliveryId: input.deliveryId, attempt: input.attempt, reason }).catch(() => {});
     throw error;
   }

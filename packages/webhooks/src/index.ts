@@ -1,13 +1,13 @@
 export { attemptDelivery, storedResponseBody, type AttemptDeps, type AttemptInput, type AttemptResult } from './attempt.ts';
 export { createPing, createRedelivery, findDelivery, listDeliveries, toDelivery, type DeliveryWithEvent } from './deliveries.ts';
 export {
-  createEndpoint, deleteEndpoint, findEndpoint, listEndpoints, rollSecret, signingSecrets, toEndpoint, updateEndpoint,
+  createEndpoint, deleteEndpoint, findEndpoint, listEndpoints, resealSecrets, rollSecret, signingSecrets, toEndpoint, updateEndpoint,
 } from './endpoints.ts';
 export { pendingDeliveriesOf, recordEvent, unattemptedDeliveries } from './outbox.ts';
 export { deliveryBody, pingEventData, productionEventData, statusSentence, type EventRecord, type StoredEventData } from './payload.ts';
 export { keepDeliveryLogPruned, pruneDeliveryLog } from './retention.ts';
 export { describeDuration, maxAttempts, retryDelay, shouldSwitchOff, type DeliveryPolicy } from './schedule.ts';
 export { createSecretBox, generateSecret, type SecretBox } from './secret.ts';
-export { webhookSettings, type WebhookSettings } from './settings.ts';
+export { secretBoxFor, webhookSettings, type WebhookSettings } from './settings.ts';
 export { signedHeaders } from './signing.ts';
 export { checkEndpointUrl, type UrlCheck } from './url.ts';

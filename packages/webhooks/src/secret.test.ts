@@ -32,4 +32,16 @@ describe('endpoint secrets', () => {
     flipped[0]! ^= 1;
     expect(() => box.open([v, iv, flipped.toString('base64url'), tag].join('.'), ENDPOINT)).toThrow();
   });
+
+  it('open with the previous server key while a rotation settles; only the current one seals', () => {
+    const secret = generateSecret();
+    const before = createSecretBox(SERVER_KEY);
+    const sealedBefore = before.seal(secret, ENDPOINT);
+    const rotating = createSecretBox('the-new-server-key-0123456789abcdefghijk', [SERVER_KEY]);
+    expect(rotating.open(sealedBefore, ENDPOINT)).toBe(secret);
+    expect(rotating.sealedWithCurrentKey(sealedBefore, ENDPOINT)).toBe(false);
+    const sealedNow = rotating.seal(secret, ENDPOINT);
+    expect(rotating.sealedWithCurrentKey(sealedNow, ENDPOINT)).toBe(true);
+    expect(() => before.open(sealedNow, ENDPOINT)).toThrow();
+  });
 });

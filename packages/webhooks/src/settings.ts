@@ -1,4 +1,5 @@
 import type { DeliveryPolicy } from './schedule.ts';
+import { createSecretBox, type SecretBox } from './secret.ts';
 
 /** What the webhook domain needs from the configuration. */
 export type WebhookSettings = DeliveryPolicy & {
@@ -7,6 +8,8 @@ export type WebhookSettings = DeliveryPolicy & {
   /** Greenlight links switched on (off: payloads carry no action links). */
   linksEnabled: boolean;
   serverKey: string;
+  /** While WEBHOOK_SECRET_KEY is rotated: the one before, which still opens what it sealed. */
+  previousServerKey: string | null;
   linkSecret: string;
   appUrl: string;
   allowPrivateUrls: boolean;
@@ -16,7 +19,7 @@ export type WebhookSettings = DeliveryPolicy & {
 /** The settings from a loaded configuration (structurally, so this package needs no config import). */
 export function webhookSettings(config: {
   switches: { webhooks: boolean; links: boolean };
-  secrets: { webhookKey: string; links: string };
+  secrets: { webhookKey: string; previousWebhookKey: string | null; links: string };
   appUrl: string;
   allowPrivateUrls: boolean;
   webhooks: { retryScheduleMs: number[]; timeoutMs: number; disableAfterFailures: number; disableAfterMs: number };
@@ -25,9 +28,15 @@ export function webhookSettings(config: {
     enabled: config.switches.webhooks,
     linksEnabled: config.switches.links,
     serverKey: config.secrets.webhookKey,
+    previousServerKey: config.secrets.previousWebhookKey,
     linkSecret: config.secrets.links,
     appUrl: config.appUrl,
     allowPrivateUrls: config.allowPrivateUrls,
     ...config.webhooks,
   };
+}
+
+/** The box endpoint secrets are sealed in: the server key, and the previous one while a rotation settles. */
+export function secretBoxFor(settings: Pick<WebhookSettings, 'serverKey' | 'previousServerKey'>): SecretBox {
+  return createSecretBox(settings.serverKey, settings.previousServerKey ? [settings.previousServerKey] : []);
 }

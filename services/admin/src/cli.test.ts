@@ -3,15 +3,21 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect } from 'vitest';
 import { authenticateApiKey } from '@vp/accounts';
 import { balance } from '@vp/ledger';
-import { test } from '@vp/testing';
+import { seedAccount, test, testConfig } from '@vp/testing';
+import { createEndpoint, createSecretBox } from '@vp/webhooks';
 import type { Db } from '@vp/db';
 import { runCli } from './cli.ts';
 
 /** Runs `admin …` in-process against the test database; returns exit code and output. */
 async function admin(db: Db, ...argv: string[]) {
+  return adminWith(db, {}, ...argv);
+}
+
+/** The same, with the services' configuration given these settings. */
+async function adminWith(db: Db, env: Record<string, string>, ...argv: string[]) {
   const stdout: string[] = [];
   const stderr: string[] = [];
-  const code = await runCli(argv, { db: () => db, stdout: (l) => stdout.push(l), stderr: (l) => stderr.push(l) });
+  const code = await runCli(argv, { db: () => db, config: () => testConfig('postgresql://unused', env), stdout: (l) => stdout.push(l), stderr: (l) => stderr.push(l) });
   return { code, stdout: stdout.join('\n'), stderr: stderr.join('\n'), json: () => JSON.parse(stdout.join('\n')) };
 }
 
@@ -112,6 +118,26 @@ describe('admin accounts, members, keys, credits and caps', () => {
     for (const command of ['bootstrap', 'account create', 'member add', 'key create', 'key list', 'key revoke', 'credits grant', 'workspace set-cap']) {
       expect(run.stdout).toContain(command);
     }
+  });
+});
+
+describe('admin webhooks reseal', () => {
+  test('seals every endpoint\'s secret with the new WEBHOOK_SECRET_KEY, the old one kept as the previous', async ({ database: { db } }) => {
+    const oldKey = 'the-old-webhook-secret-key-0123456789abcd';
+    const newKey = 'the-new-webhook-secret-key-0123456789abcd';
+    const { workspace } = await seedAccount(db);
+    const { row, secret } = await createEndpoint(db, createSecretBox(oldKey), { workspaceId: workspace.id, url: 'https://hooks.example.com/in' });
+    const rotating = { WEBHOOK_SECRET_KEY: newKey, WEBHOOK_SECRET_KEY_PREVIOUS: oldKey };
+    const run = await adminWith(db, rotating, 'webhooks', 'reseal', '--json');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.json().resealed).toBeGreaterThanOrEqual(1);
+    const sealed = (await db.webhookEndpoint.findUniqueOrThrow({ where: { id: row.id } })).secretEncrypted;
+    expect(createSecretBox(newKey).open(sealed, row.id)).toBe(secret);
+    // Without the previous key, a secret sealed with another is named, and the exit code says so.
+    await createEndpoint(db, createSecretBox(oldKey), { workspaceId: workspace.id, url: 'https://hooks.example.com/other' });
+    const stuck = await adminWith(db, { WEBHOOK_SECRET_KEY: newKey }, 'webhooks', 'reseal');
+    expect(stuck.code).toBe(1);
+    expect(stuck.stderr).toMatch(/secrets neither key opens/);
   });
 });
 

@@ -1,3 +1,4 @@
+import type { Config } from '@vp/config';
 import { parseArgs } from 'node:util';
 import type { Db } from '@vp/db';
 import { CliError, usageError } from './cli-error.ts';
@@ -64,7 +65,10 @@ export function parseCommandLine(argv: string[]): Parsed {
 }
 
 /** Runs a command line; returns the exit code. Expected errors print their message only. */
-export async function runCli(argv: string[], io: { db: () => Db; stdout: (line: string) => void; stderr: (line: string) => void }): Promise<number> {
+export async function runCli(
+  argv: string[],
+  io: { db: () => Db; config: () => Config; stdout: (line: string) => void; stderr: (line: string) => void },
+): Promise<number> {
   try {
     const parsed = parseCommandLine(argv);
     if (parsed.kind === 'help') {
@@ -72,7 +76,7 @@ export async function runCli(argv: string[], io: { db: () => Db; stdout: (line: 
       return 0;
     }
     const output: Output = { json: parsed.json, line: io.stdout };
-    await parsed.command.run(io.db(), parsed.args, output);
+    await parsed.command.run(io.db(), parsed.args, output, io.config);
     return 0;
   } catch (error) {
     if (error instanceof CliError) {

@@ -1,3 +1,4 @@
+import type { Config } from '@vp/config';
 import type { Db } from '@vp/db';
 import type { Output } from './output.ts';
 
@@ -21,7 +22,8 @@ export interface Command<Args> {
   summary: string;
   options: Record<string, Option>;
   parse(values: Values): Args;
-  run(db: Db, args: Args, output: Output): Promise<void>;
+  /** `config`: the services' configuration, for the commands that need their settings (keys). */
+  run(db: Db, args: Args, output: Output, config: () => Config): Promise<void>;
 }
 
 export function defineCommand<Args>(command: Command<Args>): Command<Args> {

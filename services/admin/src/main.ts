@@ -1,23 +1,29 @@
 import { fileURLToPath } from 'node:url';
-import { loadConfig, loadDevEnv } from '@vp/config';
+import { loadConfig, loadDevEnv, type Config } from '@vp/config';
 import { createDb, type Db } from '@vp/db';
 import { runCli } from './cli.ts';
 
 // Against the running dev stack when DATABASE_URL is unset (`pnpm dev` writes .data/dev.env).
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 let db: Db | null = null;
+let loaded: Config | null = null;
+
+function config(): Config {
+  return (loaded ??= loadConfig(loadDevEnv(`${root}.data/dev.env`)));
+}
 
 function database(): Db {
   if (db) return db;
-  const config = loadConfig(loadDevEnv(`${root}.data/dev.env`));
-  if (!config.databaseUrl) {
+  const { databaseUrl } = config();
+  if (!databaseUrl) {
     throw new Error('DATABASE_URL is not set and no dev stack is running (start one with `pnpm dev`).');
   }
-  return (db = createDb(config.databaseUrl, { max: 2 }));
+  return (db = createDb(databaseUrl, { max: 2 }));
 }
 
 const code = await runCli(process.argv.slice(2), {
   db: database,
+  config,
   stdout: (line) => console.log(line),
   stderr: (line) => console.error(line),
 });

@@ -3,6 +3,7 @@ import { bootstrapCommand } from './bootstrap.ts';
 import { balanceCommand, grantCreditsCommand } from './credits.ts';
 import { createKeyCommand, listKeysCommand, revokeKeyCommand } from './key.ts';
 import { addMemberCommand } from './member.ts';
+import { resealCommand } from './webhooks.ts';
 import { createWorkspaceCommand, setCapCommand } from './workspace.ts';
 
 /** Every `admin` command, in the order help lists them. */
@@ -17,4 +18,5 @@ export const COMMANDS = [
   revokeKeyCommand,
   grantCreditsCommand,
   balanceCommand,
+  resealCommand,
 ];

@@ -3,8 +3,8 @@ import type { Config } from '@vp/config';
 import { ApiError, type CreateWebhookBody, type UpdateWebhookBody, type WebhookDelivery, type WebhookEndpoint, type WebhookEndpointWithSecret } from '@vp/contracts';
 import type { WebhookEndpoint as EndpointRow } from '@vp/db';
 import {
-  checkEndpointUrl, createEndpoint, createPing, createRedelivery, createSecretBox, deleteEndpoint, findDelivery, findEndpoint,
-  listDeliveries, listEndpoints, rollSecret, toDelivery, toEndpoint, updateEndpoint, type DeliveryWithEvent,
+  checkEndpointUrl, createEndpoint, createPing, createRedelivery, deleteEndpoint, findDelivery, findEndpoint,
+  listDeliveries, listEndpoints, rollSecret, secretBoxFor, toDelivery, toEndpoint, updateEndpoint, webhookSettings, type DeliveryWithEvent,
 } from '@vp/webhooks';
 import { startWebhookDelivery } from '@vp/workflows/webhook-start';
 import type { GatewayDeps } from '../env.ts';
@@ -113,4 +113,4 @@ async function queue(deps: WebhookDeps, delivery: DeliveryWithEvent): Promise<{ 
 }
 
 /** Endpoint secrets are sealed under the server key; deriving the box is cheap. */
-const box = (deps: WebhookDeps) => createSecretBox(deps.config.secrets.webhookKey);
+const box = (deps: WebhookDeps) => secretBoxFor(webhookSettings(deps.config));
