@@ -157,6 +157,12 @@ describe('loadAssets', () => {
     expect(error.transient).toBe(false);
   });
 
+  it('fails a medium whose checks outlast their time, naming it, as final: a crafted file cannot stall the render', async () => {
+    const error = await failure(withMedia('video', '/clip.mp4'), { checkTimeoutMs: 1 });
+    expect(error.message).toBe(`The video 'Dashboard' (${server.url('/clip.mp4')}) could not be checked within 0.001 s: it is not a file that can be played`);
+    expect(error.transient).toBe(false);
+  });
+
   it('refuses a private address unless development allows it', async () => {
     const error = await failure(withMedia('image', '/dashboard.png'), { fetchMedia: publicMediaFetcher() });
     expect(error.message).toBe(`The image 'Dashboard' (${server.url('/dashboard.png')}) could not be downloaded: 127.0.0.1 is a loopback address, which is not a public address`);

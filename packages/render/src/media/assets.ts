@@ -3,7 +3,7 @@ import type { Canvas } from '@napi-rs/canvas';
 import type { Composition } from '../composition/schema.ts';
 import { layoutFor } from '../draw/layout.ts';
 import { checkVideo, decodeImage, isAnimatedGif, type MovingType, type VideoFile } from './decode.ts';
-import { DEFAULT_MEDIA_LIMITS, describe, download, type FetchMedia, type MediaLimit, type MediaRole } from './fetch-media.ts';
+import { DEFAULT_MEDIA_LIMITS, describe, download, mediaFailure, type FetchMedia, type MediaLimit, type MediaRole } from './fetch-media.ts';
 
 export interface Assets {
   /** Pictures decoded and scaled to the largest size a scene draws them at. */
@@ -20,7 +20,16 @@ export interface LoadAssetsOptions {
   limits?: Partial<Record<MediaRole, MediaLimit>>;
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
+  /** How long ffprobe and ffmpeg may take to check one moving medium (tests shorten it). */
+  checkTimeoutMs?: number;
 }
+
+/**
+ * A moving medium's checks (is a GIF animated; can a video be decoded) take seconds. A crafted
+ * file that holds ffprobe or ffmpeg longer fails the production, naming it, instead of stalling
+ * the render until its watchdog retries it to no end.
+ */
+const CHECK_TIMEOUT_MS = 60_000;
 
 /** Headroom for camera moves: a picture is kept a little larger than the panel it fills. */
 const ZOOM_HEADROOM = 1.2;
@@ -43,10 +52,17 @@ export async function loadAssets(composition: Composition, options: LoadAssetsOp
   const job = (asset: (typeof media)[number], i: number) => async () => {
     const subject = describe(asset.kind, asset.id, asset.url, asset.name);
     const { body, type } = await download(subject, asset.kind, options.fetchMedia, limits[asset.kind], signal);
-    // A video's type is one `download` accepts for a video: an MP4, QuickTime or WebM file.
-    const moving = asset.kind === 'video' || (type === 'gif' && await isAnimatedGif(body, signal));
-    if (moving) assets.videos.set(asset.id, await checkVideo(body, type as MovingType, join(options.dir, `video-${i}.${type}`), subject, signal));
-    else assets.images.set(asset.id, await decodeImage(body, type, subject, pictureBox));
+    const checkMs = options.checkTimeoutMs ?? CHECK_TIMEOUT_MS;
+    const checking = AbortSignal.any([signal, AbortSignal.timeout(checkMs)]);
+    try {
+      // A video's type is one `download` accepts for a video: an MP4, QuickTime or WebM file.
+      const moving = asset.kind === 'video' || (type === 'gif' && await isAnimatedGif(body, checking));
+      if (moving) assets.videos.set(asset.id, await checkVideo(body, type as MovingType, join(options.dir, `video-${i}.${type}`), subject, checking));
+      else assets.images.set(asset.id, await decodeImage(body, type, subject, pictureBox));
+    } catch (error) {
+      if (!checking.aborted || signal.aborted) throw error;
+      throw mediaFailure(subject, `could not be checked within ${checkMs / 1000} s: it is not a file that can be played`, { cause: error });
+    }
   };
   const videoJobs = media.flatMap((asset, i) => (asset.kind === 'video' ? [job(asset, i)] : []));
   // Pictures (an animated GIF among them, at most 25 MB) and the logo.
