@@ -4,7 +4,7 @@ import { formatBytes } from '@vp/net';
 import { normalizeColor } from '@vp/render/checks';
 import { validationIssues } from '../http/errors.ts';
 import { checkImage, type ImageType } from './images.ts';
-import { readMultipart, type FormPart } from './multipart.ts';
+import { MAX_PARTS, readMultipart, type FormPart } from './multipart.ts';
 
 export type RenderRequest = Omit<CreateRenderForm, 'images'> & { images: (ImageType & { bytes: Buffer })[] };
 type Issues = NonNullable<ErrorBody['issues']>;
@@ -13,13 +13,6 @@ type Issues = NonNullable<ErrorBody['issues']>;
 const TextFields = CreateRenderForm.omit({ images: true });
 const TEXT_FIELDS = new Set(Object.keys(TextFields.shape));
 const IMAGE_FIELDS = new Set(['images', 'images[]']);
-
-/**
- * A form past the route's body limit holds too many images or too large ones: a bad part of the
- * form, answered like the others (400 with `issues`), though the parts cannot be told apart unread.
- */
-export const formTooLarge = (maxBytes: number) =>
-  ApiError.invalid('images', `The form is larger than ${formatBytes(maxBytes)}: send 1 to ${MAX_RENDER_IMAGES} images of at most ${formatBytes(MAX_RENDER_IMAGE_BYTES)} each.`);
 
 /**
  * Reads and checks the multipart body of POST /v1/renders against `CreateRenderForm`, then each
@@ -34,13 +27,21 @@ export async function readRenderRequest(c: Context, maxBytes: number): Promise<{
   }
   // A body announced too large is refused unread; the rest of it may still be arriving.
   if (Number(c.req.header('content-length') ?? 0) > maxBytes) throw tooLarge(maxBytes);
+  let imagesKept = 0;
   const read = await readMultipart(c.req.raw.body, type, {
     maxBytes,
     maxFileBytes: MAX_RENDER_IMAGE_BYTES,
-    keep: (field, filesBefore) => IMAGE_FIELDS.has(field) && filesBefore < MAX_RENDER_IMAGES,
+    // Fields that are not the API's are ignored, whatever they hold.
+    wanted: (name) => IMAGE_FIELDS.has(name) || TEXT_FIELDS.has(name),
+    keep: (name) => IMAGE_FIELDS.has(name) && imagesKept++ < MAX_RENDER_IMAGES,
   });
   if (!read.ok && read.problem === 'too_large') throw tooLarge(maxBytes);
-  if (!read.ok) return { ok: false, issues: [{ path: '', message: 'The multipart body could not be read.' }] };
+  if (!read.ok) {
+    // What was not read of the body may still be arriving: not on this connection.
+    c.header('Connection', 'close');
+    const message = read.problem === 'too_many_parts' ? `The form has more than ${MAX_PARTS} parts.` : 'The multipart body could not be read.';
+    return { ok: false, issues: [{ path: '', message }] };
+  }
 
   const fields = new Map<string, string>();
   const seen = new Set<string>();
@@ -49,8 +50,9 @@ export async function readRenderRequest(c: Context, maxBytes: number): Promise<{
   for (const part of read.parts) {
     const { name } = part;
     if (IMAGE_FIELDS.has(name)) files.push(part);
-    else if (!TEXT_FIELDS.has(name)) continue; // not a field of the API: ignored, whatever it holds
-    else if (seen.has(name)) issues.push({ path: name, message: 'Given more than once.' });
+    else if (seen.has(name)) {
+      if (!issues.some((issue) => issue.path === name)) issues.push({ path: name, message: 'Given more than once.' });
+    }
     else if (part.kind === 'field') {
       if (part.value.includes('\0')) issues.push({ path: name, message: NUL_REFUSED });
       fields.set(name, part.value);
@@ -89,8 +91,12 @@ export async function readRenderRequest(c: Context, maxBytes: number): Promise<{
 /** The file's name as the caller sent it, to begin a problem with. */
 const named = (file: { filename: string }) => (file.filename ? `'${file.filename}' ` : '');
 
-/** The route's body limit, past which the form cannot hold what it should: refused, and the connection closed. */
+/**
+ * A form past the route's body limit holds too many images or too large ones: a bad part of the
+ * form, answered like the others (400 with `issues`), though the parts cannot be told apart
+ * unread. The rest of the body may still be arriving: the connection is closed.
+ */
 function tooLarge(maxBytes: number): ApiError {
-  const refused = formTooLarge(maxBytes);
-  return new ApiError(refused.status, refused.message, refused.code, { Connection: 'close' }, refused.issues);
+  const message = `The form is larger than ${formatBytes(maxBytes)}: send 1 to ${MAX_RENDER_IMAGES} images of at most ${formatBytes(MAX_RENDER_IMAGE_BYTES)} each.`;
+  return new ApiError(400, message, undefined, { Connection: 'close' }, [{ path: 'images', message }]);
 }

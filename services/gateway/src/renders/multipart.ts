@@ -4,53 +4,69 @@ import { Busboy } from '@fastify/busboy';
 /** A part of a multipart form, in the order sent. A file's `bytes` are null when they were not kept. */
 export type FormPart =
   | { kind: 'field'; name: string; value: string }
-  | { kind: 'file'; name: string; filename: string; size: number; tooLarge: boolean; bytes: Buffer | null };
+  | { kind: 'file'; name: string; filename: string; tooLarge: boolean; bytes: Buffer | null };
 
 export type MultipartLimits = {
   /** The whole body; past it the reading stops. */
   maxBytes: number;
   /** A file's bytes past this are not read: the file is `tooLarge`. */
   maxFileBytes: number;
-  /** Whether to keep a file's bytes (the others are read through and counted). */
-  keep: (field: string, filesBefore: number) => boolean;
+  /** The parts worth recording, by name: the others are read through and forgotten. */
+  wanted: (name: string) => boolean;
+  /** Whether to keep a wanted file's bytes, asked once per file in order (the others are counted only). */
+  keep: (name: string) => boolean;
 };
+
+export type MultipartProblem = 'too_large' | 'too_many_parts' | 'unreadable';
 
 /** Text fields are short; a longer one is cut here and then fails its own length check. */
 const MAX_FIELD_BYTES = 64 * 1024;
+/** A part's headers: a name, a file name and a type need far less than busboy's 80 KB. */
+const MAX_HEADER_BYTES = 16 * 1024;
+/** Ten images, six text fields, and room for fields a client adds that are not the API's. */
+export const MAX_PARTS = 100;
 
 /**
- * Reads a multipart/form-data body as it arrives, holding no more than the files it keeps: the
- * platform's `formData()` would first buffer the whole body (up to the route's limit) and then
+ * Reads a multipart/form-data body as it arrives, holding little more than the files it keeps:
+ * the platform's `formData()` would first buffer the whole body (up to the route's limit) and then
  * copy every file out of it.
  */
 export async function readMultipart(
   body: ReadableStream<Uint8Array> | null,
   contentType: string,
   limits: MultipartLimits,
-): Promise<{ ok: true; parts: FormPart[] } | { ok: false; problem: 'too_large' | 'unreadable' }> {
+): Promise<{ ok: true; parts: FormPart[] } | { ok: false; problem: MultipartProblem }> {
   let parser: ReturnType<typeof Busboy>;
   try {
-    parser = Busboy({ headers: { 'content-type': contentType }, limits: { fileSize: limits.maxFileBytes, fieldSize: MAX_FIELD_BYTES } });
+    parser = Busboy({
+      headers: { 'content-type': contentType },
+      limits: { fileSize: limits.maxFileBytes, fieldSize: MAX_FIELD_BYTES, headerSize: MAX_HEADER_BYTES, parts: MAX_PARTS },
+    });
   } catch {
     return { ok: false, problem: 'unreadable' }; // no boundary
   }
   const parts: FormPart[] = [];
-  let files = 0;
-  parser.on('field', (name, value) => parts.push({ kind: 'field', name, value }));
+  let tooManyParts = false;
+  parser.on('partsLimit', () => void (tooManyParts = true));
+  parser.on('field', (name, value) => {
+    if (limits.wanted(name)) parts.push({ kind: 'field', name, value });
+  });
   parser.on('file', (name, stream, filename) => {
-    const part: FormPart & { kind: 'file' } = { kind: 'file', name, filename, size: 0, tooLarge: false, bytes: null };
+    // A body that ends inside a file fails the parser, which says so below; the file's own stream
+    // reports the same error, and unheard it would take the process down.
+    stream.on('error', () => {});
+    if (!limits.wanted(name)) return void stream.resume();
+    const part: FormPart & { kind: 'file' } = { kind: 'file', name, filename, tooLarge: false, bytes: null };
     parts.push(part);
-    const chunks: Buffer[] | null = limits.keep(name, files++) ? [] : null;
-    stream.on('data', (chunk: Buffer) => {
-      part.size += chunk.length;
-      chunks?.push(chunk);
-    });
+    if (!limits.keep(name)) return void stream.resume();
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
     stream.on('limit', () => {
       part.tooLarge = true;
-      chunks?.splice(0);
+      chunks.splice(0);
     });
     stream.on('end', () => {
-      if (chunks && !part.tooLarge) part.bytes = Buffer.concat(chunks);
+      if (!part.tooLarge) part.bytes = Buffer.concat(chunks);
     });
   });
   const finished = new Promise<void>((resolve, reject) => {
@@ -80,5 +96,5 @@ export async function readMultipart(
     parser.destroy();
     return { ok: false, problem: 'unreadable' };
   }
-  return { ok: true, parts };
+  return tooManyParts ? { ok: false, problem: 'too_many_parts' } : { ok: true, parts };
 }
