@@ -14,8 +14,12 @@ export type LinkEmailDeps = {
   db: Db; mailer: Mailer; linkSecret: string; appUrl: string; now?: () => Date;
   /** The activity's try (1, 2, …): a claim made by an earlier try that did not record a send is taken over. */
   attempt: number;
-  /** Called before each recipient: a try that stops reporting (a worker killed) is given up on soon. */
+  /**
+   * Called before each recipient and every `heartbeatEveryMs` (20 s) while one is sent (a slow
+   * server may take minutes): a try that stops reporting (a worker killed) is given up on soon.
+   */
   heartbeat?: () => void;
+  heartbeatEveryMs?: number;
 };
 
 /**
@@ -58,6 +62,7 @@ export async function sendLinkEmails(deps: LinkEmailDeps, input: { productionId:
       pageUrl: productionPageUrl(deps.appUrl, production.id), links, expiresAt: linkExpiry(mintedAt),
     });
     const id = `pitch-${input.productionId}-v${input.pitchVersion}-${createHash('sha256').update(email).digest('hex').slice(0, 16)}`;
+    const beating = deps.heartbeat && setInterval(deps.heartbeat, deps.heartbeatEveryMs ?? 20_000);
     try {
       await deps.mailer.send({ id, to: email, ...message });
     } catch (error) {
@@ -67,6 +72,8 @@ export async function sendLinkEmails(deps: LinkEmailDeps, input: { productionId:
       await db.linkEmail.updateMany({ where: { ...key, attempt: deps.attempt }, data: { status: refused ? 'refused' : 'failed', error: reason.slice(0, 1000) } });
       if (!refused) failures.push(`${email}: ${reason}`);
       continue;
+    } finally {
+      clearInterval(beating);
     }
     await recordSent(db, key, deps.attempt);
     sent += 1;

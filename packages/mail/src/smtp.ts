@@ -38,11 +38,15 @@ export function toNodemailer(message: MailMessage, from: string) {
 }
 
 /**
- * A permanent refusal of the address itself (550 no such mailbox, 553 bad address): nodemailer
- * reports it on RCPT TO. A 5xx elsewhere (to AUTH, to MAIL FROM) is the server's setup, which an
- * operator can fix: that is tried again.
+ * A permanent refusal of the address itself, as nodemailer reports one on RCPT TO: 550, 551 or
+ * 553 (no such mailbox, not local, a bad address), or any 5.1.x enhanced status (RFC 3463: the
+ * address). 554 or 530 to RCPT TO, 5.7.x (relaying denied, authentication required), and a 5xx
+ * to AUTH or MAIL FROM are the setup's, which an operator can fix: those are tried again.
  */
 function refusedForGood(error: unknown): boolean {
-  const { responseCode, command } = error as { responseCode?: number; command?: string };
-  return command === 'RCPT TO' && typeof responseCode === 'number' && responseCode >= 500 && responseCode < 600;
+  const { responseCode, command, response } = error as { responseCode?: number; command?: string; response?: string };
+  if (command !== 'RCPT TO' || typeof responseCode !== 'number') return false;
+  const enhanced = /\b([245])\.(\d{1,3})\.\d{1,3}\b/.exec(response ?? '');
+  if (enhanced) return enhanced[1] === '5' && enhanced[2] === '1';
+  return [550, 551, 553].includes(responseCode);
 }

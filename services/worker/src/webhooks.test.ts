@@ -233,6 +233,21 @@ describe('publishing (spec: Events)', () => {
     expect(sent).toEqual([]);
   });
 
+  it('keeps reporting while a slow mail server takes its time over one recipient', async ({ env }) => {
+    const { account, workspace } = await seedAccount(env.db, { credits: 100 });
+    const p = await production(env, workspace, account.id);
+    await waitFor(() => mail.some((m) => m.to === account.email && m.text.includes(p.id)), { what: 'the owner\'s e-mail' });
+    await env.client.workflow.getHandle(workflowIds.linkEmails(p.id, 1)).result();
+    const slowpoke = (await createAccount(env.db, { email: `slow-${Date.now()}@example.test` })).account;
+    await setMember(env.db, { workspaceId: workspace.id, accountId: slowpoke.id, role: 'editor' });
+    let beats = 0;
+    const slow: Mailer = { send: () => new Promise((resolve) => setTimeout(resolve, 200)) };
+    const deps = { ...linkEmailDeps(env, slow, 1), heartbeat: () => void beats++, heartbeatEveryMs: 20 };
+    expect(await sendLinkEmails(deps, { productionId: p.id, pitchVersion: 1 })).toEqual({ sent: 1 });
+    // Two before the recipients, and one every 20 ms of the 200 ms send.
+    expect(beats).toBeGreaterThanOrEqual(2 + 5);
+  });
+
   it('a try timed out but still running stops once the next has begun, and never undoes its records', async ({ env }) => {
     const { account, workspace } = await seedAccount(env.db, { credits: 100 });
     const p = await production(env, workspace, account.id);
