@@ -131,9 +131,12 @@ export async function noteUnsent(db: Db, input: { deliveryId: string; attempt: n
   );
 }
 
-/** Says why a pending delivery is waiting, without claiming or spending an attempt. */
+/** Says why a pending delivery is waiting, without claiming or spending an attempt (written once, not at each check). */
 export async function noteHeld(db: Db, deliveryId: string, reason: string): Promise<void> {
-  await sqlPool(db).query(`UPDATE webhook_deliveries SET last_error = $2 WHERE id = $1 AND status = 'pending'`, [deliveryId, reason]);
+  await sqlPool(db).query(
+    `UPDATE webhook_deliveries SET last_error = $2 WHERE id = $1 AND status = 'pending' AND last_error IS DISTINCT FROM $2`,
+    [deliveryId, reason],
+  );
 }
 
 /** Ends a pending delivery without another attempt. */

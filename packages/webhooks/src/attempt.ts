@@ -21,8 +21,12 @@ export type AttemptDeps = {
 
 /** Attempt `attempt` (1-based) of a delivery; `retryInMs` is the wait before the next, null on the last. */
 export type AttemptInput = { deliveryId: string; attempt: number; retryInMs: number | null };
-/** `done`: the delivery succeeded or is exhausted; otherwise the next attempt follows after `retryInMs`. */
-export type AttemptResult = { done: boolean };
+/**
+ * `done`: the delivery succeeded or is exhausted; `held`: nothing was sent, webhooks being switched
+ * off on the server, and the same attempt is to be made later; otherwise the next attempt follows
+ * after `retryInMs`.
+ */
+export type AttemptResult = { done: boolean; held?: boolean };
 
 type Outcome =
   | { ok: true; status: number; body: string }
@@ -38,10 +42,10 @@ type Outcome =
 export async function attemptDelivery(deps: AttemptDeps, input: AttemptInput): Promise<AttemptResult> {
   const { db, settings } = deps;
   if (!settings.enabled) {
-    // Switched off on this server: nothing goes out. The attempt is held, not spent; its retry
-    // (each minute) makes it once webhooks are back on.
+    // Switched off on this server: nothing goes out. The attempt is held, not spent: the workflow
+    // makes it once webhooks are back on.
     await noteHeld(db, input.deliveryId, 'Not sent yet: webhooks are switched off on this server. It is sent once they are back on.');
-    throw new WebhooksSwitchedOff();
+    return { done: false, held: true };
   }
   const now = deps.now?.() ?? new Date();
   const lapsedBefore = new Date(now.getTime() - (settings.timeoutMs + ATTEMPT_MARGIN_MS));
@@ -79,14 +83,6 @@ export async function attemptDelivery(deps: AttemptDeps, input: AttemptInput): P
     return `Switched off after ${counters.consecutiveFailures} failed attempts in a row and no success for ${describeDuration(settings.disableAfterMs)}.`;
   });
   return { done: last };
-}
-
-/** Thrown by an attempt held while webhooks are switched off: its activity tries again later. */
-export class WebhooksSwitchedOff extends Error {
-  override name = 'WebhooksSwitchedOff';
-  constructor() {
-    super('Webhooks are switched off on this server: the attempt is held until they are back on.');
-  }
 }
 
 // Three bytes past the limit: a character the read cuts in two then starts past the limit and is left out.

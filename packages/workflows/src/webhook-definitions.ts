@@ -5,6 +5,8 @@ export type WebhookDeliveryInput = {
   retryScheduleMs: number[];
   /** The time a receiver has to answer (WEBHOOK_TIMEOUT_MS); the activity gets a margin on top. */
   timeoutMs: number;
+  /** Where a workflow continued as new goes on (1 when absent). */
+  firstAttempt?: number;
 };
 
 /** Greenlight links by e-mail to each owner and editor, once per pitch version. */
@@ -14,10 +16,11 @@ export type LinkEmailsInput = { productionId: string; pitchVersion: number };
 export interface WebhookActivities {
   /**
    * Makes attempt `attempt` unless it was made and recorded already; `done` when the delivery
-   * succeeded or is exhausted. Fails only when our side does (the database), or while the attempt
+   * succeeded or is exhausted; `held` when webhooks are switched off on the server (nothing sent:
+   * the same attempt is made later). Fails only when our side does (the database), or while the attempt
    * is under way elsewhere: retried, it is made again once its claim lapses.
    */
-  attemptDelivery(input: { deliveryId: string; attempt: number; retryInMs: number | null }): Promise<{ done: boolean }>;
+  attemptDelivery(input: { deliveryId: string; attempt: number; retryInMs: number | null }): Promise<{ done: boolean; held?: boolean }>;
   /** Starts the workflows of deliveries recorded but never attempted (the outbox sweep); returns how many. */
   startUnattemptedDeliveries(): Promise<{ started: number }>;
   /** Sends the pitch's links to every owner and editor not yet sent them; returns how many were sent. */

@@ -1,4 +1,4 @@
-import { proxyLocalActivities, sleep } from '@temporalio/workflow';
+import { continueAsNew, proxyLocalActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import { ATTEMPT_MARGIN_MS } from '@vp/contracts/webhook-attempt';
 import type { WebhookActivities, WebhookDeliveryInput } from './webhook-definitions.ts';
 
@@ -21,10 +21,24 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
     // would leave the delivery pending with nothing to move it.
     retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
   });
-  for (let attempt = 1; ; attempt++) {
+  for (let attempt = input.firstAttempt ?? 1; ; attempt++) {
     const retryInMs = input.retryScheduleMs[attempt - 1] ?? null;
-    const { done } = await attemptDelivery({ deliveryId: input.deliveryId, attempt, retryInMs });
-    if (done || retryInMs === null) return 'done';
+    const make = () => attemptDelivery({ deliveryId: input.deliveryId, attempt, retryInMs });
+    let result = await make();
+    // Held while webhooks are switched off on the server: the same attempt, after the schedule's
+    // first wait, until they are back on. A long switch-off starts the workflow afresh now and
+    // then, so that its history stays short.
+    while (result.held) {
+      if (workflowInfo().historyLength > HELD_HISTORY_LIMIT) await continueAsNew<typeof webhookDeliveryWorkflow>({ ...input, firstAttempt: attempt });
+      await sleep(input.retryScheduleMs[0] ?? HELD_RECHECK_MS);
+      result = await make();
+    }
+    if (result.done || retryInMs === null) return 'done';
     await sleep(retryInMs);
   }
 }
+
+/** A held delivery checks the switch again this often when the schedule has no first wait. */
+const HELD_RECHECK_MS = 60_000;
+/** Events in a held delivery's history before it continues as new (each check adds about six). */
+const HELD_HISTORY_LIMIT = 1000;

@@ -309,6 +309,33 @@ describe('the delivery workflow (spec: Receiver answer and retries)', () => {
   }
   const deliveryOf = (env: Env, id: string) => env.db.webhookDelivery.findUniqueOrThrow({ where: { id } });
 
+  it('holds a delivery while webhooks are switched off on the server, and sends it once they are back on', async ({ env, database }) => {
+    // Workers of their own with the switch off, on task queues of their own.
+    const off = await startTestWorkers(database, { env: { ...POLICY, WEBHOOKS_ENABLED: 'false' }, webhookTransport: { ca: receiver.ca } });
+    const { workspace } = await seedAccount(env.db);
+    const hook = await endpoint(env, workspace.id);
+    const delivery = await createPing(env.db, await env.db.webhookEndpoint.findUniqueOrThrow({ where: { id: hook.id } }), env.config.appUrl);
+    const start = { taskQueuePrefix: off.config.temporal.taskQueuePrefix, ...off.config.webhooks };
+    await startWebhookDelivery(env.client, delivery.id, start);
+    try {
+      await waitFor(async () => (await deliveryOf(env, delivery.id)).lastError?.includes('switched off on this server'), { what: 'the hold' });
+      await new Promise((resolve) => setTimeout(resolve, 1000)); // several checks of the switch (every 200 ms)
+      expect(at(hook.path)).toHaveLength(0);
+      expect(await deliveryOf(env, delivery.id)).toMatchObject({ status: 'pending', attempts: 0 });
+    } finally {
+      await off.close();
+    }
+    // The switch back on (workers restarted with it, on the same task queues): the same delivery goes out.
+    const on = await startTestWorkers(database, { config: { ...off.config, switches: { ...off.config.switches, webhooks: true } }, webhookTransport: { ca: receiver.ca } });
+    try {
+      await waitFor(async () => (await deliveryOf(env, delivery.id)).status === 'succeeded', { what: 'the delivery' });
+      expect(at(hook.path)).toHaveLength(1);
+      expect(await deliveryOf(env, delivery.id)).toMatchObject({ attempts: 1, lastError: null });
+    } finally {
+      await on.close();
+    }
+  });
+
   it('retries a failing receiver on the schedule and succeeds on its first 2xx', async ({ env }) => {
     let calls = 0;
     const { hook, delivery } = await pingThrough(env, () => (++calls <= 2 ? { status: 500, body: 'boom' } : { status: 202 }));
