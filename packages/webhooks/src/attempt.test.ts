@@ -311,6 +311,20 @@ describe('rotating the server key (WEBHOOK_SECRET_KEY_PREVIOUS, then admin webho
   });
 });
 
+describe('resealing after a key change', () => {
+  it('leaves a previous secret past its overlap alone: it signs nothing, whatever key sealed it', async ({ deps }) => {
+    const rotating = createSecretBox('the-new-webhook-secret-key-0123456789abcd', [settings.serverKey]);
+    const { row } = await endpointAt(deps.db);
+    const gone = createSecretBox('a-key-long-gone-0123456789abcdefghijklmn').seal('whsec_gone', row.id);
+    await deps.db.webhookEndpoint.update({ where: { id: row.id }, data: { previousSecretEncrypted: gone, previousSecretExpiresAt: new Date(Date.now() - 1000) } });
+    const { unreadable } = await resealSecrets(deps.db, rotating);
+    expect(unreadable).not.toContain(row.id);
+    const after = await endpointRow(deps.db, row.id);
+    expect(rotating.sealedWithCurrentKey(after.secretEncrypted, row.id)).toBe(true);
+    expect(after.previousSecretEncrypted).toBe(gone);
+  });
+});
+
 describe('an endpoint', () => {
   it('keeps a failure and the switch-off it calls for together: when the switch-off fails, neither is kept', async ({ deps }) => {
     const { endpoint, delivery } = await pingTo(deps.db);

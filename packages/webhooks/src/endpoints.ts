@@ -136,30 +136,38 @@ export function signingSecrets(
 /**
  * Seals every endpoint's secrets with the current server key. After WEBHOOK_SECRET_KEY changes
  * (the old one kept as WEBHOOK_SECRET_KEY_PREVIOUS, so that both open), run this, then drop the
- * previous key. A secret that neither key opens is left, and named. A secret rolled meanwhile is
- * left too (the roll sealed it with the current key): run this again for its previous one.
+ * previous key. A secret that neither key opens is left, and named. A previous secret past its
+ * overlap signs nothing and is left alone. An endpoint whose secret is rolled meanwhile is gone
+ * over again, until a pass finds nothing changed under it.
  */
-export async function resealSecrets(db: Db, box: SecretBox): Promise<{ resealed: number; unreadable: string[] }> {
-  const rows = await db.webhookEndpoint.findMany({ select: { id: true, secretEncrypted: true, previousSecretEncrypted: true }, orderBy: { id: 'asc' } });
+export async function resealSecrets(db: Db, box: SecretBox, now = new Date()): Promise<{ resealed: number; unreadable: string[] }> {
   let resealed = 0;
   const unreadable = new Set<string>();
-  for (const row of rows) {
-    const data: { secretEncrypted?: string; previousSecretEncrypted?: string } = {};
-    for (const field of ['secretEncrypted', 'previousSecretEncrypted'] as const) {
-      const sealed = row[field];
-      if (!sealed || box.sealedWithCurrentKey(sealed, row.id)) continue;
-      try {
-        data[field] = box.seal(box.open(sealed, row.id), row.id);
-      } catch {
-        unreadable.add(row.id);
-      }
-    }
-    if (!Object.keys(data).length) continue;
-    const { count } = await db.webhookEndpoint.updateMany({
-      where: { id: row.id, secretEncrypted: row.secretEncrypted, previousSecretEncrypted: row.previousSecretEncrypted },
-      data,
+  for (let pass = 1; pass <= 5; pass++) {
+    const rows = await db.webhookEndpoint.findMany({
+      select: { id: true, secretEncrypted: true, previousSecretEncrypted: true, previousSecretExpiresAt: true }, orderBy: { id: 'asc' },
     });
-    resealed += count;
+    let changedMeanwhile = 0;
+    for (const row of rows) {
+      const data: { secretEncrypted?: string; previousSecretEncrypted?: string } = {};
+      const signing = { secretEncrypted: row.secretEncrypted, previousSecretEncrypted: row.previousSecretExpiresAt && row.previousSecretExpiresAt > now ? row.previousSecretEncrypted : null };
+      for (const [field, sealed] of Object.entries(signing) as [keyof typeof data, string | null][]) {
+        if (!sealed || box.sealedWithCurrentKey(sealed, row.id)) continue;
+        try {
+          data[field] = box.seal(box.open(sealed, row.id), row.id);
+        } catch {
+          unreadable.add(row.id);
+        }
+      }
+      if (!Object.keys(data).length) continue;
+      const { count } = await db.webhookEndpoint.updateMany({
+        where: { id: row.id, secretEncrypted: row.secretEncrypted, previousSecretEncrypted: row.previousSecretEncrypted },
+        data,
+      });
+      resealed += count;
+      changedMeanwhile += 1 - count;
+    }
+    if (!changedMeanwhile) break;
   }
   return { resealed, unreadable: [...unreadable] };
 }
