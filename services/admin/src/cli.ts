@@ -1,5 +1,5 @@
-import type { Config } from '@vp/config';
 import { parseArgs } from 'node:util';
+import type { Config } from '@vp/config';
 import type { Db } from '@vp/db';
 import { CliError, usageError } from './cli-error.ts';
 import type { Command, Option } from './command.ts';

@@ -62,8 +62,9 @@ export function buildStems(composition: Composition, spoken: SpokenLines, durati
     const track = new StereoTrack(frames);
     audio.sfx.forEach((effect, n) => {
       const sound = effect.kind === 'whoosh' ? whoosh(n + 1) : impact(n + 1);
-      // A whoosh's loudest moment goes on the cue.
-      const lead = effect.kind === 'whoosh' ? (WHOOSH_PEAK * sound.length) / 2 : 0;
+      // A whoosh's loudest moment goes on the cue (the sound is stereo: two samples a frame).
+      const soundFrames = sound.length / 2;
+      const lead = effect.kind === 'whoosh' ? WHOOSH_PEAK * soundFrames : 0;
       addStereo(track, sound, at(effect.sceneId, effect.offsetMs) - Math.round(lead), dbToGain(effect.gainDb));
     });
     sfx = track;

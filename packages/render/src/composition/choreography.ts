@@ -34,12 +34,12 @@ export function voiceOffsetMs(scene: Scene): number {
   return Math.max(VOICE_OFFSET_MS, Math.round(scene.transition.durationMs / 2) + 100);
 }
 
-/** A whoosh on every transition that takes time, centred on the cut, and a soft impact when the outro lands. */
+/** A whoosh on every transition that takes time, loudest on the cut, and a soft impact when the outro lands. */
 export function transitionEffects(scenes: Scene[]): AudioPlan['sfx'] {
   return scenes.flatMap((scene, i) => {
     const effects: AudioPlan['sfx'] = [];
     if (i > 0 && scene.transition.kind !== 'cut' && scene.transition.durationMs > 0) {
-      // At the cut, the transition's middle (it runs half before, half after): the mix centres the sound on its cue.
+      // At the cut, the transition's middle (it runs half before, half after): the mix puts the sound's peak on its cue.
       effects.push({ kind: 'whoosh', sceneId: scene.id, offsetMs: 0, gainDb: -8 });
     }
     if (scene.kind === 'outro' || scene.kind === 'title') {

@@ -168,7 +168,7 @@ describe('loadAssets', () => {
     expect(error.message).toBe(`The image 'Dashboard' (${server.url('/dashboard.png')}) could not be downloaded: 127.0.0.1 is a loopback address, which is not a public address`);
   });
 
-  it('follows redirects, each one checked as the first address was, but not round in circles or off the web', async () => {
+  it('follows redirects, each through the same public-address check, within one time limit, but not round in circles or off the web', async () => {
     const assets = await loadAssets(withMedia('image', '/moved-twice.png'), { fetchMedia: local, dir });
     expect(assets.images.size).toBe(1);
     expect(server.requests.slice(-3)).toEqual(['/moved-twice.png', '/moved.png', '/dashboard.png']);
@@ -178,7 +178,10 @@ describe('loadAssets', () => {
     expect(server.requests.length - asked).toBe(6);
     const file = await failure(withMedia('image', '/moved-to-a-file.png'));
     expect(file.message).toContain('a redirect that was not followed');
-    // Each hop is checked: without development's allowance, the first one is refused already.
+    // One time limit for every hop, and the failure gives it whole.
+    const slow = await failure(withMedia('image', '/slowly-moved-to-slow.png'), { limits: { image: { maxBytes: 25 * 1024 * 1024, timeoutMs: 1000 } } });
+    expect(slow.message).toContain('could not be downloaded: no complete answer within 1 s');
+    // Each hop goes through that check (fetchPublic): without development's allowance, this test's server is refused.
     const refused = await failure(withMedia('image', '/moved.png'), { fetchMedia: publicMediaFetcher() });
     expect(refused.message).toContain('is a loopback address, which is not a public address');
   });

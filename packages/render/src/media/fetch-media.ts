@@ -35,6 +35,9 @@ export function publicMediaFetcher(options: { allowPrivate?: boolean; resolve?: 
       const response = await fetchPublic(address, {
         ...limits, timeoutMs: Math.max(1, deadline - Date.now()), allowPrivate: options.allowPrivate, resolve: options.resolve,
         headers: { accept: 'image/*, video/*', 'user-agent': USER_AGENT },
+      }).catch((error: unknown) => {
+        // Said of the medium's whole time, not of what the redirects before this hop left of it.
+        throw error instanceof FetchTimeoutError && redirects ? new FetchTimeoutError(url, limits.timeoutMs) : error;
       });
       const next = redirectTarget(response.status, response.headers.get('location'), address);
       if (!next || redirects === MAX_REDIRECTS) return { status: response.status, contentType: response.headers.get('content-type'), body: response.body };

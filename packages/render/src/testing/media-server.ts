@@ -167,6 +167,7 @@ export async function startMediaServer(): Promise<{ url: (path: string) => strin
     '/moved-twice.png': { status: 301, headers: { location: '/moved.png' } },
     '/moved-in-circles.png': { status: 302, headers: { location: '/moved-in-circles.png' } },
     '/moved-to-a-file.png': { status: 302, headers: { location: 'file:///etc/passwd' } },
+    '/slowly-moved-to-slow.png': { status: 302, headers: { location: '/slow.png' }, delayMs: 600 },
     '/busy.png': { status: 503, type: 'text/plain', body: Buffer.from('try again later') },
     '/slow-down.png': { status: 429, type: 'text/plain', body: Buffer.from('too many requests'), headers: { 'retry-after': '1' } },
     '/slow.png': { type: 'image/png', body: png(400, 300, 60), delayMs: 1500 },
