@@ -193,14 +193,9 @@ describe('publishing (spec: Events)', () => {
   }, 60_000);
 
   it('e-mails a recipient whose try died mid-send (a worker killed) on the next try, under the same message id', async ({ env }) => {
-    const { account, workspace } = await seedAccount(env.db, { credits: 100 });
-    const p = await production(env, workspace, account.id);
-    await waitFor(() => mail.some((m) => m.to === account.email && m.text.includes(p.id)), { what: 'the owner\'s e-mail' });
-    await env.client.workflow.getHandle(workflowIds.linkEmails(p.id, 1)).result();
+    const { account, workspace, p, input } = await pitchEmailed(env);
     // An editor joins; a try that e-mails them never returns, as a killed worker's would not.
-    const editor = (await createAccount(env.db, { email: `killed-${Date.now()}@example.test` })).account;
-    await setMember(env.db, { workspaceId: workspace.id, accountId: editor.id, role: 'editor' });
-    const input = { productionId: p.id, pitchVersion: 1 };
+    const editor = await editorJoins(env, workspace.id, 'killed');
     const lost: MailMessage[] = [];
     void sendLinkEmails(linkEmailDeps(env, { send: (message) => { lost.push(message); return new Promise(() => {}); } }, 1), input);
     await waitFor(() => lost.length === 1, { what: 'the send that never returns' });
@@ -214,13 +209,8 @@ describe('publishing (spec: Events)', () => {
   });
 
   it('records an address the mail server refuses for good as refused, and never tries it again', async ({ env }) => {
-    const { account, workspace } = await seedAccount(env.db, { credits: 100 });
-    const p = await production(env, workspace, account.id);
-    await waitFor(() => mail.some((m) => m.to === account.email && m.text.includes(p.id)), { what: 'the owner\'s e-mail' });
-    await env.client.workflow.getHandle(workflowIds.linkEmails(p.id, 1)).result();
-    const gone = (await createAccount(env.db, { email: `gone-${Date.now()}@example.test` })).account;
-    await setMember(env.db, { workspaceId: workspace.id, accountId: gone.id, role: 'editor' });
-    const input = { productionId: p.id, pitchVersion: 1 };
+    const { workspace, input } = await pitchEmailed(env);
+    const gone = await editorJoins(env, workspace.id, 'gone');
     let beats = 0;
     const refusing: Mailer = { send: async () => { throw new RecipientRefused("Can't send mail - all recipients were rejected: 550 5.1.1 No such mailbox"); } };
     // Not a failure of the try: nothing is left that another try could send.
@@ -234,30 +224,19 @@ describe('publishing (spec: Events)', () => {
   });
 
   it('keeps reporting while a slow mail server takes its time over one recipient', async ({ env }) => {
-    const { account, workspace } = await seedAccount(env.db, { credits: 100 });
-    const p = await production(env, workspace, account.id);
-    await waitFor(() => mail.some((m) => m.to === account.email && m.text.includes(p.id)), { what: 'the owner\'s e-mail' });
-    await env.client.workflow.getHandle(workflowIds.linkEmails(p.id, 1)).result();
-    const slowpoke = (await createAccount(env.db, { email: `slow-${Date.now()}@example.test` })).account;
-    await setMember(env.db, { workspaceId: workspace.id, accountId: slowpoke.id, role: 'editor' });
+    const { workspace, input } = await pitchEmailed(env);
+    await editorJoins(env, workspace.id, 'slow');
     let beats = 0;
     const slow: Mailer = { send: () => new Promise((resolve) => setTimeout(resolve, 200)) };
     const deps = { ...linkEmailDeps(env, slow, 1), heartbeat: () => void beats++, heartbeatEveryMs: 20 };
-    expect(await sendLinkEmails(deps, { productionId: p.id, pitchVersion: 1 })).toEqual({ sent: 1 });
+    expect(await sendLinkEmails(deps, input)).toEqual({ sent: 1 });
     // Two before the recipients, and one every 20 ms of the 200 ms send.
     expect(beats).toBeGreaterThanOrEqual(2 + 5);
   });
 
   it('a try timed out but still running stops once the next has begun, and never undoes its records', async ({ env }) => {
-    const { account, workspace } = await seedAccount(env.db, { credits: 100 });
-    const p = await production(env, workspace, account.id);
-    await waitFor(() => mail.some((m) => m.to === account.email && m.text.includes(p.id)), { what: 'the owner\'s e-mail' });
-    await env.client.workflow.getHandle(workflowIds.linkEmails(p.id, 1)).result();
-    for (const name of ['slow-a', 'slow-b']) {
-      const editor = (await createAccount(env.db, { email: `${name}-${Date.now()}@example.test` })).account;
-      await setMember(env.db, { workspaceId: workspace.id, accountId: editor.id, role: 'editor' });
-    }
-    const input = { productionId: p.id, pitchVersion: 1 };
+    const { account, workspace, input } = await pitchEmailed(env);
+    for (const name of ['slow-a', 'slow-b']) await editorJoins(env, workspace.id, name);
     const claimedBy = async (attempt: number) => env.db.linkEmail.count({ where: { ...input, attempt } });
     const gate = () => {
       let open!: () => void;
@@ -291,6 +270,22 @@ describe('publishing (spec: Events)', () => {
     expect(await sendLinkEmails(linkEmailDeps(env, mailer, 3), input)).toEqual({ sent: 0 });
   });
 });
+
+/** A production whose pitch was e-mailed to its owner, the e-mails' workflow over. */
+async function pitchEmailed(env: Env) {
+  const { account, workspace } = await seedAccount(env.db, { credits: 100 });
+  const p = await production(env, workspace, account.id);
+  await waitFor(() => mail.some((m) => m.to === account.email && m.text.includes(p.id)), { what: 'the owner\'s e-mail' });
+  await env.client.workflow.getHandle(workflowIds.linkEmails(p.id, 1)).result();
+  return { account, workspace, p, input: { productionId: p.id, pitchVersion: 1 } };
+}
+
+/** An editor joins the workspace after its pitch was e-mailed. */
+async function editorJoins(env: Env, workspaceId: string, name: string) {
+  const editor = (await createAccount(env.db, { email: `${name}-${Date.now()}@example.test` })).account;
+  await setMember(env.db, { workspaceId, accountId: editor.id, role: 'editor' });
+  return editor;
+}
 
 /** What the link e-mails' activity is given on its try `attempt`. */
 function linkEmailDeps(env: Env, sender: Mailer, attempt: number): LinkEmailDeps {
