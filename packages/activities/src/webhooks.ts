@@ -24,6 +24,8 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
   return {
     attemptDelivery: (input) => attemptDelivery(attemptDeps, input),
     async startUnattemptedDeliveries() {
+      // Switched off on this server, deliveries are held: nothing to start for them.
+      if (!deps.settings.enabled) return { started: 0 };
       const { client, taskQueuePrefix, afterMs } = deps.sweep;
       const ids = await unattemptedDeliveries(deps.db, new Date(Date.now() - afterMs));
       // One at a time: a sweep is rare and small, and never worth a burst of starts on the server.

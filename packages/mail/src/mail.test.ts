@@ -28,6 +28,9 @@ beforeAll(async () => {
       else if (address.address.startsWith('busy@')) reject('4.2.2 Mailbox full, try later', 452);
       else if (address.address.startsWith('elsewhere@')) reject('5.7.1 Relay access denied', 554);
       else if (address.address.startsWith('policy@')) reject('5.7.1 Sender not allowed to send here', 550);
+      else if (address.address.startsWith('sender@')) reject('5.1.8 <noreply@vps.example.com>: Sender address rejected: Domain not found', 553);
+      else if (address.address.startsWith('plain@')) reject('Requested action not taken: mailbox unavailable', 550);
+      else if (address.address.startsWith('listed@')) reject('Your IP 5.1.44.2 is listed', 554);
       else callback();
     },
     onData(stream, session, callback) {
@@ -78,7 +81,10 @@ describe('mail', () => {
     expect(refused).toBeInstanceOf(RecipientRefused);
     expect((refused as Error).message).toMatch(/550.*No such mailbox/);
     // A mailbox full for now, and refusals that are the setup's (relaying, policy: 5.7.x), are tried again.
-    for (const to of ['busy@example.com', 'elsewhere@example.com', 'policy@example.com']) {
+    // A 550 with no enhanced status is the address too.
+    expect(await mailer.send({ ...message, to: 'plain@example.com' }).catch((error: unknown) => error)).toBeInstanceOf(RecipientRefused);
+    // The sender's own address refused at RCPT TO, and numbers that only look like a status, are not.
+    for (const to of ['busy@example.com', 'elsewhere@example.com', 'policy@example.com', 'sender@example.com', 'listed@example.com']) {
       const later = await mailer.send({ ...message, to }).catch((error: unknown) => error);
       expect(later, to).toBeInstanceOf(Error);
       expect(later, to).not.toBeInstanceOf(RecipientRefused);

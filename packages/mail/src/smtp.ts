@@ -38,15 +38,19 @@ export function toNodemailer(message: MailMessage, from: string) {
 }
 
 /**
- * A permanent refusal of the address itself, as nodemailer reports one on RCPT TO: 550, 551 or
- * 553 (no such mailbox, not local, a bad address), or any 5.1.x enhanced status (RFC 3463: the
- * address). 554 or 530 to RCPT TO, 5.7.x (relaying denied, authentication required), and a 5xx
- * to AUTH or MAIL FROM are the setup's, which an operator can fix: those are tried again.
+ * A permanent refusal of the recipient's address, as nodemailer reports one on RCPT TO: a 5xx
+ * reply whose enhanced status is 5.1.x (RFC 3463: the address), or, with none, 550, 551 or 553.
+ * What is not the recipient is the setup's, which an operator can fix, and is tried again: the
+ * sender's address refused at RCPT TO (5.1.7, 5.1.8, "Sender address rejected", as Postfix
+ * words it), relaying or policy (5.7.x, 554), and any 5xx to AUTH or MAIL FROM.
  */
 function refusedForGood(error: unknown): boolean {
   const { responseCode, command, response } = error as { responseCode?: number; command?: string; response?: string };
-  if (command !== 'RCPT TO' || typeof responseCode !== 'number') return false;
-  const enhanced = /\b([245])\.(\d{1,3})\.\d{1,3}\b/.exec(response ?? '');
-  if (enhanced) return enhanced[1] === '5' && enhanced[2] === '1';
+  if (command !== 'RCPT TO' || typeof responseCode !== 'number' || responseCode < 500 || responseCode > 599) return false;
+  const text = response ?? '';
+  if (/sender address rejected/i.test(text)) return false;
+  // The enhanced status follows the reply code ("550 5.1.1 …", "550-5.1.1 …"), not an address or version further on.
+  const enhanced = /^\d{3}[ -]([245])\.(\d{1,3})\.(\d{1,3})(?![\d.])/.exec(text);
+  if (enhanced) return enhanced[1] === '5' && enhanced[2] === '1' && enhanced[3] !== '7' && enhanced[3] !== '8';
   return [550, 551, 553].includes(responseCode);
 }

@@ -131,12 +131,19 @@ export async function noteUnsent(db: Db, input: { deliveryId: string; attempt: n
   );
 }
 
-/** Says why a pending delivery is waiting, without claiming or spending an attempt (written once, not at each check). */
-export async function noteHeld(db: Db, deliveryId: string, reason: string): Promise<void> {
-  await sqlPool(db).query(
-    `UPDATE webhook_deliveries SET last_error = $2 WHERE id = $1 AND status = 'pending' AND last_error IS DISTINCT FROM $2`,
+/**
+ * Says why a pending delivery is waiting, without claiming or spending an attempt (written once,
+ * not at each check). False when it is pending no longer (ended, or gone with the delivery log).
+ */
+export async function noteHeld(db: Db, deliveryId: string, reason: string): Promise<boolean> {
+  const { rows } = await sqlPool(db).query<{ pending: boolean }>(
+    `WITH noted AS (
+       UPDATE webhook_deliveries SET last_error = $2 WHERE id = $1 AND status = 'pending' AND last_error IS DISTINCT FROM $2
+     )
+     SELECT EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = $1 AND status = 'pending') AS pending`,
     [deliveryId, reason],
   );
+  return rows[0]?.pending === true;
 }
 
 /** Ends a pending delivery without another attempt. */

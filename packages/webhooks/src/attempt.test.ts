@@ -266,6 +266,10 @@ describe('a delivery while webhooks are switched off on the server', () => {
     expect(await attemptDelivery(deps, { deliveryId: delivery.id, attempt: 1, retryInMs: 50 })).toEqual({ done: true });
     expect(receiver.received).toHaveLength(1);
     expect(await deliveryRow(deps.db, delivery.id)).toMatchObject({ status: 'succeeded', attempts: 1, lastError: null });
+    // Once it is not pending (ended, or pruned), holding it is over: its workflow ends.
+    expect(await attemptDelivery(off, { deliveryId: delivery.id, attempt: 2, retryInMs: 50 })).toEqual({ done: true });
+    await deps.db.webhookDelivery.delete({ where: { id: delivery.id } });
+    expect(await attemptDelivery(off, { deliveryId: delivery.id, attempt: 2, retryInMs: 50 })).toEqual({ done: true });
   });
 });
 
@@ -299,7 +303,7 @@ describe('rotating the server key (WEBHOOK_SECRET_KEY_PREVIOUS, then admin webho
     const first = await resealSecrets(deps.db, rotating);
     expect(first.resealed).toBeGreaterThanOrEqual(1);
     expect(first.unreadable).toEqual([]);
-    expect(await resealSecrets(deps.db, rotating)).toEqual({ resealed: 0, unreadable: [] });
+    expect(await resealSecrets(deps.db, rotating)).toEqual({ resealed: 0, unreadable: [], unsettled: [] });
     const row = await endpointRow(deps.db, endpoint.id);
     const newOnly = createSecretBox(newKey);
     expect(newOnly.open(row.previousSecretEncrypted!, endpoint.id)).toBe(secret);

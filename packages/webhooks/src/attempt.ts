@@ -44,8 +44,8 @@ export async function attemptDelivery(deps: AttemptDeps, input: AttemptInput): P
   if (!settings.enabled) {
     // Switched off on this server: nothing goes out. The attempt is held, not spent: the workflow
     // makes it once webhooks are back on.
-    await noteHeld(db, input.deliveryId, 'Not sent yet: webhooks are switched off on this server. It is sent once they are back on.');
-    return { done: false, held: true };
+    const pending = await noteHeld(db, input.deliveryId, 'Not sent yet: webhooks are switched off on this server. It is sent once they are back on.');
+    return pending ? { done: false, held: true } : { done: true };
   }
   const now = deps.now?.() ?? new Date();
   const lapsedBefore = new Date(now.getTime() - (settings.timeoutMs + ATTEMPT_MARGIN_MS));

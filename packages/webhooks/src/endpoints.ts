@@ -138,16 +138,18 @@ export function signingSecrets(
  * (the old one kept as WEBHOOK_SECRET_KEY_PREVIOUS, so that both open), run this, then drop the
  * previous key. A secret that neither key opens is left, and named. A previous secret past its
  * overlap signs nothing and is left alone. An endpoint whose secret is rolled meanwhile is gone
- * over again, until a pass finds nothing changed under it.
+ * over again, until a pass finds nothing changed under it; one still changing after five passes
+ * is named as `unsettled`.
  */
-export async function resealSecrets(db: Db, box: SecretBox, now = new Date()): Promise<{ resealed: number; unreadable: string[] }> {
-  let resealed = 0;
+export async function resealSecrets(db: Db, box: SecretBox, now = new Date()): Promise<{ resealed: number; unreadable: string[]; unsettled: string[] }> {
+  const resealed = new Set<string>();
   const unreadable = new Set<string>();
+  let unsettled: string[] = [];
   for (let pass = 1; pass <= 5; pass++) {
     const rows = await db.webhookEndpoint.findMany({
       select: { id: true, secretEncrypted: true, previousSecretEncrypted: true, previousSecretExpiresAt: true }, orderBy: { id: 'asc' },
     });
-    let changedMeanwhile = 0;
+    unsettled = [];
     for (const row of rows) {
       const data: { secretEncrypted?: string; previousSecretEncrypted?: string } = {};
       const signing = { secretEncrypted: row.secretEncrypted, previousSecretEncrypted: row.previousSecretExpiresAt && row.previousSecretExpiresAt > now ? row.previousSecretEncrypted : null };
@@ -164,10 +166,10 @@ export async function resealSecrets(db: Db, box: SecretBox, now = new Date()): P
         where: { id: row.id, secretEncrypted: row.secretEncrypted, previousSecretEncrypted: row.previousSecretEncrypted },
         data,
       });
-      resealed += count;
-      changedMeanwhile += 1 - count;
+      if (count) resealed.add(row.id);
+      else unsettled.push(row.id);
     }
-    if (!changedMeanwhile) break;
+    if (!unsettled.length) break;
   }
-  return { resealed, unreadable: [...unreadable] };
+  return { resealed: resealed.size, unreadable: [...unreadable], unsettled };
 }

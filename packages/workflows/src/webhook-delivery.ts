@@ -30,7 +30,7 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
     // then, so that its history stays short.
     while (result.held) {
       if (workflowInfo().historyLength > HELD_HISTORY_LIMIT) await continueAsNew<typeof webhookDeliveryWorkflow>({ ...input, firstAttempt: attempt });
-      await sleep(input.retryScheduleMs[0] ?? HELD_RECHECK_MS);
+      await sleep(Math.max(input.retryScheduleMs[0] ?? HELD_RECHECK_MS, HELD_RECHECK_MIN_MS));
       result = await make();
     }
     if (result.done || retryInMs === null) return 'done';
@@ -40,5 +40,7 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
 
 /** A held delivery checks the switch again this often when the schedule has no first wait. */
 const HELD_RECHECK_MS = 60_000;
+/** And never more often than this: a schedule may start with a wait of 0. */
+const HELD_RECHECK_MIN_MS = 1000;
 /** Events in a held delivery's history before it continues as new (each check adds about six). */
 const HELD_HISTORY_LIMIT = 1000;

@@ -1,7 +1,7 @@
 import { ScheduleNotFoundError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import { tsToMs } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { createEventPublisher, createProductionActivities, sendLinkEmails, type LinkEmailDeps } from '@vp/activities';
+import { createEventPublisher, createProductionActivities, createWebhookActivities, sendLinkEmails, type LinkEmailDeps } from '@vp/activities';
 import { setMember, createAccount } from '@vp/accounts';
 import { Brief, taskQueue, WebhookEventPayload, workflowIds, type SubscribableEventType } from '@vp/contracts';
 import type { Db } from '@vp/db';
@@ -310,6 +310,10 @@ describe('the delivery workflow (spec: Receiver answer and retries)', () => {
     const { workspace } = await seedAccount(env.db);
     const hook = await endpoint(env, workspace.id);
     const delivery = await createPing(env.db, await env.db.webhookEndpoint.findUniqueOrThrow({ where: { id: hook.id } }), env.config.appUrl);
+    // Never attempted, it is what the outbox sweep starts; with the switch off it starts nothing.
+    const sweep = { client: env.client, taskQueuePrefix: off.config.temporal.taskQueuePrefix, afterMs: 0 };
+    const offActivities = createWebhookActivities({ db: env.db, settings: webhookSettings(off.config), mailer: null, sweep });
+    expect(await offActivities.startUnattemptedDeliveries()).toEqual({ started: 0 });
     const start = { taskQueuePrefix: off.config.temporal.taskQueuePrefix, ...off.config.webhooks };
     await startWebhookDelivery(env.client, delivery.id, start);
     try {
@@ -323,13 +327,14 @@ describe('the delivery workflow (spec: Receiver answer and retries)', () => {
     // The switch back on (workers restarted with it, on the same task queues): the same delivery goes out.
     const on = await startTestWorkers(database, { config: { ...off.config, switches: { ...off.config.switches, webhooks: true } }, webhookTransport: { ca: receiver.ca } });
     try {
-      await waitFor(async () => (await deliveryOf(env, delivery.id)).status === 'succeeded', { what: 'the delivery' });
+      // Its workflow's next task may first wait out the stopped worker's sticky queue (10 s).
+      await waitFor(async () => (await deliveryOf(env, delivery.id)).status === 'succeeded', { what: 'the delivery', timeoutMs: 45_000 });
       expect(at(hook.path)).toHaveLength(1);
       expect(await deliveryOf(env, delivery.id)).toMatchObject({ attempts: 1, lastError: null });
     } finally {
       await on.close();
     }
-  });
+  }, 90_000);
 
   it('retries a failing receiver on the schedule and succeeds on its first 2xx', async ({ env }) => {
     let calls = 0;

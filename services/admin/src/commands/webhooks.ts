@@ -10,9 +10,12 @@ export const resealCommand = defineCommand({
   parse: () => ({}),
   async run(db, _args: object, output, config) {
     // The keys the services run with.
-    const { resealed, unreadable } = await resealSecrets(db, secretBoxFor(webhookSettings(config())));
+    const { resealed, unreadable, unsettled } = await resealSecrets(db, secretBoxFor(webhookSettings(config())));
     if (unreadable.length) {
       throw failure(`${unreadable.length} endpoint(s) have secrets neither key opens, left as they are: ${unreadable.join(', ')}. Resealed ${resealed}.`);
+    }
+    if (unsettled.length) {
+      throw failure(`${unsettled.length} endpoint(s) kept changing while they were resealed (secrets rolled): ${unsettled.join(', ')}. Run this again. Resealed ${resealed}.`);
     }
     print(output, { resealed }, `Resealed ${resealed} endpoint(s): WEBHOOK_SECRET_KEY_PREVIOUS can be dropped.`);
   },

@@ -45,13 +45,15 @@ export async function readRenderRequest(c: Context, maxBytes: number): Promise<{
 
   const fields = new Map<string, string>();
   const seen = new Set<string>();
+  const repeated = new Set<string>();
   const files: FormPart[] = [];
   const issues: Issues = [];
   for (const part of read.parts) {
     const { name } = part;
     if (IMAGE_FIELDS.has(name)) files.push(part);
     else if (seen.has(name)) {
-      if (!issues.some((issue) => issue.path === name)) issues.push({ path: name, message: 'Given more than once.' });
+      if (!repeated.has(name)) issues.push({ path: name, message: 'Given more than once.' });
+      repeated.add(name);
     }
     else if (part.kind === 'field') {
       if (part.value.includes('\0')) issues.push({ path: name, message: NUL_REFUSED });
@@ -88,8 +90,12 @@ export async function readRenderRequest(c: Context, maxBytes: number): Promise<{
   return { ok: true, request: { ...parsed.data, images } };
 }
 
-/** The file's name as the caller sent it, to begin a problem with. */
-const named = (file: { filename: string }) => (file.filename ? `'${file.filename}' ` : '');
+/** The file's name as the caller sent it (at most 100 characters of it), to begin a problem with. */
+function named(file: { filename: string }): string {
+  const characters = Array.from(file.filename);
+  if (!characters.length) return '';
+  return `'${characters.length > 100 ? `${characters.slice(0, 99).join('')}…` : file.filename}' `;
+}
 
 /**
  * A form past the route's body limit holds too many images or too large ones: a bad part of the

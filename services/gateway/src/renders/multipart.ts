@@ -82,10 +82,11 @@ export async function readMultipart(
       const chunk = reader ? await reader.read() : { done: true as const };
       if (chunk.done) break;
       read += chunk.value.length;
-      if (read > limits.maxBytes) {
+      // Past the limit, or past the parts counted: the rest is not read.
+      if (read > limits.maxBytes || tooManyParts) {
         await reader?.cancel();
         parser.destroy();
-        return { ok: false, problem: 'too_large' };
+        return { ok: false, problem: tooManyParts ? 'too_many_parts' : 'too_large' };
       }
       if (!parser.write(chunk.value)) await Promise.race([once(parser, 'drain'), finished]);
     }
