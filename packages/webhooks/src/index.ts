@@ -3,7 +3,7 @@ export { createPing, createRedelivery, findDelivery, listDeliveries, toDelivery,
 export {
   createEndpoint, deleteEndpoint, findEndpoint, listEndpoints, resealSecrets, rollSecret, signingSecrets, toEndpoint, updateEndpoint,
 } from './endpoints.ts';
-export { pendingDeliveriesOf, recordEvent, unattemptedDeliveries } from './outbox.ts';
+export { overdueDeliveries, pendingDeliveriesOf, recordEvent, unattemptedDeliveries } from './outbox.ts';
 export { deliveryBody, pingEventData, productionEventData, statusSentence, type EventRecord, type StoredEventData } from './payload.ts';
 export { keepDeliveryLogPruned, pruneDeliveryLog } from './retention.ts';
 export { describeDuration, maxAttempts, retryDelay, shouldSwitchOff, type DeliveryPolicy } from './schedule.ts';

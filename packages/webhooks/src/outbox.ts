@@ -55,3 +55,22 @@ export async function unattemptedDeliveries(db: Db, before: Date, limit = 500): 
   });
   return rows.map((row) => row.id);
 }
+
+/**
+ * Deliveries attempted before and pending well past their due time (`before`): a retry overdue,
+ * or an attempt claimed and never recorded. A running workflow would have made them: theirs
+ * ended without them (terminated by an operator, say). Where each goes on: the overdue retry, or
+ * the lapsed attempt again.
+ */
+export async function overdueDeliveries(db: Db, before: Date, limit = 100): Promise<{ id: string; nextAttempt: number }[]> {
+  const rows = await db.webhookDelivery.findMany({
+    where: {
+      status: 'pending', attempts: { gt: 0 },
+      OR: [{ nextAttemptAt: { lt: before } }, { nextAttemptAt: null, lastAttemptAt: { lt: before } }],
+    },
+    orderBy: { createdAt: 'asc' },
+    take: limit,
+    select: { id: true, attempts: true, nextAttemptAt: true },
+  });
+  return rows.map((row) => ({ id: row.id, nextAttempt: row.nextAttemptAt ? row.attempts + 1 : row.attempts }));
+}

@@ -21,8 +21,11 @@ export interface WebhookActivities {
    * is under way elsewhere: retried, it is made again once its claim lapses.
    */
   attemptDelivery(input: { deliveryId: string; attempt: number; retryInMs: number | null }): Promise<{ done: boolean; held?: boolean }>;
-  /** Starts the workflows of deliveries recorded but never attempted (the outbox sweep); returns how many. */
-  startUnattemptedDeliveries(): Promise<{ started: number }>;
+  /**
+   * The outbox sweep: starts the workflows of deliveries recorded but never attempted, and
+   * again those of deliveries overdue whose workflow ended without them; says how many of each.
+   */
+  sweepDeliveries(): Promise<{ started: number; restarted: number }>;
   /** Sends the pitch's links to every owner and editor not yet sent them; returns how many were sent. */
   sendLinkEmails(input: LinkEmailsInput): Promise<{ sent: number }>;
 }

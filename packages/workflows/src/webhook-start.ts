@@ -22,6 +22,26 @@ export async function startWebhookDelivery(client: Client, deliveryId: string, s
   await startOnce(client, 'webhookDeliveryWorkflow', workflowIds.webhookDelivery(deliveryId), settings.taskQueuePrefix, [input], settings.eager);
 }
 
+/**
+ * Starts a delivery's workflow again, from attempt `firstAttempt`, when its last run ended
+ * without it (terminated): refused, and nothing done, while a run is open.
+ */
+export async function restartWebhookDelivery(client: Client, deliveryId: string, firstAttempt: number, settings: Settings): Promise<boolean> {
+  const input: WebhookDeliveryInput = { deliveryId, retryScheduleMs: [...settings.retryScheduleMs], timeoutMs: settings.timeoutMs, firstAttempt };
+  try {
+    await client.workflow.start('webhookDeliveryWorkflow', {
+      workflowId: workflowIds.webhookDelivery(deliveryId),
+      taskQueue: taskQueue('webhooks', settings.taskQueuePrefix),
+      args: [input],
+      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return false;
+    throw error;
+  }
+}
+
 /** Starts the e-mails of one pitch version once. */
 export async function startLinkEmails(client: Client, input: LinkEmailsInput, settings: { taskQueuePrefix: string }): Promise<void> {
   await startOnce(client, 'linkEmailsWorkflow', workflowIds.linkEmails(input.productionId, input.pitchVersion), settings.taskQueuePrefix, [input]);

@@ -313,7 +313,7 @@ describe('the delivery workflow (spec: Receiver answer and retries)', () => {
     // Never attempted, it is what the outbox sweep starts; with the switch off it starts nothing.
     const sweep = { client: env.client, taskQueuePrefix: off.config.temporal.taskQueuePrefix, afterMs: 0 };
     const offActivities = createWebhookActivities({ db: env.db, settings: webhookSettings(off.config), mailer: null, sweep });
-    expect(await offActivities.startUnattemptedDeliveries()).toEqual({ started: 0 });
+    expect(await offActivities.sweepDeliveries()).toEqual({ started: 0, restarted: 0 });
     const start = { taskQueuePrefix: off.config.temporal.taskQueuePrefix, ...off.config.webhooks };
     await startWebhookDelivery(env.client, delivery.id, start);
     try {
@@ -334,6 +334,18 @@ describe('the delivery workflow (spec: Receiver answer and retries)', () => {
     } finally {
       await on.close();
     }
+  }, 90_000);
+
+  it('goes on with a delivery whose workflow was terminated between attempts: the outbox sweep starts it again where it was', async ({ env }) => {
+    let calls = 0;
+    const { hook, delivery } = await pingThrough(env, () => (++calls === 1 ? { status: 500, body: 'boom' } : { status: 200 }));
+    await waitFor(async () => (await deliveryOf(env, delivery.id)).attempts === 1, { what: 'the first attempt' });
+    // An operator terminates the workflow during its wait: nothing would make the retry.
+    await env.client.workflow.getHandle(workflowIds.webhookDelivery(delivery.id)).terminate('by an operator');
+    // Once overdue past an attempt's whole time, the sweep (every second here) starts it again, at attempt 2.
+    await waitFor(async () => (await deliveryOf(env, delivery.id)).status === 'succeeded', { what: 'the retry', timeoutMs: 45_000 });
+    expect(at(hook.path)).toHaveLength(2);
+    expect(await deliveryOf(env, delivery.id)).toMatchObject({ attempts: 2, lastResponseStatus: 200 });
   }, 90_000);
 
   it('retries a failing receiver on the schedule and succeeds on its first 2xx', async ({ env }) => {
