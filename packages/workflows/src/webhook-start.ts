@@ -18,28 +18,20 @@ type Settings = {
  * finished run is never started again, so publishing may be retried freely.
  */
 export async function startWebhookDelivery(client: Client, deliveryId: string, settings: Settings): Promise<void> {
-  const input: WebhookDeliveryInput = { deliveryId, retryScheduleMs: [...settings.retryScheduleMs], timeoutMs: settings.timeoutMs };
-  await startOnce(client, 'webhookDeliveryWorkflow', workflowIds.webhookDelivery(deliveryId), settings.taskQueuePrefix, [input], settings.eager);
+  await startOnce(client, 'webhookDeliveryWorkflow', workflowIds.webhookDelivery(deliveryId), settings.taskQueuePrefix, [deliveryInput(deliveryId, settings)], { eager: settings.eager });
 }
 
 /**
  * Starts a delivery's workflow again, from attempt `firstAttempt`, when its last run ended
  * without it (terminated): refused, and nothing done, while a run is open.
  */
-export async function restartWebhookDelivery(client: Client, deliveryId: string, firstAttempt: number, settings: Settings): Promise<boolean> {
-  const input: WebhookDeliveryInput = { deliveryId, retryScheduleMs: [...settings.retryScheduleMs], timeoutMs: settings.timeoutMs, firstAttempt };
-  try {
-    await client.workflow.start('webhookDeliveryWorkflow', {
-      workflowId: workflowIds.webhookDelivery(deliveryId),
-      taskQueue: taskQueue('webhooks', settings.taskQueuePrefix),
-      args: [input],
-      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-    });
-    return true;
-  } catch (error) {
-    if (error instanceof WorkflowExecutionAlreadyStartedError) return false;
-    throw error;
-  }
+export function restartWebhookDelivery(client: Client, deliveryId: string, firstAttempt: number, settings: Settings): Promise<boolean> {
+  const input = { ...deliveryInput(deliveryId, settings), firstAttempt };
+  return startOnce(client, 'webhookDeliveryWorkflow', workflowIds.webhookDelivery(deliveryId), settings.taskQueuePrefix, [input], { reuse: WorkflowIdReusePolicy.ALLOW_DUPLICATE });
+}
+
+function deliveryInput(deliveryId: string, settings: Settings): WebhookDeliveryInput {
+  return { deliveryId, retryScheduleMs: [...settings.retryScheduleMs], timeoutMs: settings.timeoutMs };
 }
 
 /** Starts the e-mails of one pitch version once. */
@@ -47,17 +39,26 @@ export async function startLinkEmails(client: Client, input: LinkEmailsInput, se
   await startOnce(client, 'linkEmailsWorkflow', workflowIds.linkEmails(input.productionId, input.pitchVersion), settings.taskQueuePrefix, [input]);
 }
 
-async function startOnce(client: Client, workflow: string, workflowId: string, prefix: string, args: unknown[], eager = false): Promise<void> {
+/**
+ * Starts a workflow under its id, once: false when a run of it is refused by `reuse` (by default,
+ * any run ever started; with ALLOW_DUPLICATE, one still open).
+ */
+async function startOnce(
+  client: Client, workflow: string, workflowId: string, prefix: string, args: unknown[],
+  options: { eager?: boolean; reuse?: WorkflowIdReusePolicy } = {},
+): Promise<boolean> {
   try {
     await client.workflow.start(workflow, {
       workflowId,
       taskQueue: taskQueue('webhooks', prefix),
       args,
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      requestEagerStart: eager,
+      workflowIdReusePolicy: options.reuse ?? WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      requestEagerStart: options.eager ?? false,
     });
+    return true;
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    return false;
   }
 }
 
