@@ -120,17 +120,18 @@ export async function rollSecret(db: Db, box: SecretBox, row: EndpointRow, now =
   return { row: updated, secret };
 }
 
+type SealedSecrets = Pick<EndpointRow, 'id' | 'secretEncrypted' | 'previousSecretEncrypted' | 'previousSecretExpiresAt'>;
+
 /** The secrets that sign now: the current one, and the previous one during its overlap. */
-export function signingSecrets(
-  box: SecretBox,
-  row: Pick<EndpointRow, 'id' | 'secretEncrypted' | 'previousSecretEncrypted' | 'previousSecretExpiresAt'>,
-  now = new Date(),
-): string[] {
-  const secrets = [box.open(row.secretEncrypted, row.id)];
-  if (row.previousSecretEncrypted && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now) {
-    secrets.push(box.open(row.previousSecretEncrypted, row.id));
-  }
-  return secrets;
+export function signingSecrets(box: SecretBox, row: SealedSecrets, now = new Date()): string[] {
+  const { secretEncrypted, previousSecretEncrypted } = sealedSigning(row, now);
+  return [secretEncrypted, ...(previousSecretEncrypted ? [previousSecretEncrypted] : [])].map((sealed) => box.open(sealed, row.id));
+}
+
+/** The sealed forms of the secrets that sign now; the previous one is null past its overlap. */
+function sealedSigning(row: SealedSecrets, now: Date): { secretEncrypted: string; previousSecretEncrypted: string | null } {
+  const overlapping = row.previousSecretExpiresAt !== null && row.previousSecretExpiresAt > now;
+  return { secretEncrypted: row.secretEncrypted, previousSecretEncrypted: overlapping ? row.previousSecretEncrypted : null };
 }
 
 /**
@@ -152,8 +153,7 @@ export async function resealSecrets(db: Db, box: SecretBox, now = new Date()): P
     unsettled = [];
     for (const row of rows) {
       const data: { secretEncrypted?: string; previousSecretEncrypted?: string } = {};
-      const signing = { secretEncrypted: row.secretEncrypted, previousSecretEncrypted: row.previousSecretExpiresAt && row.previousSecretExpiresAt > now ? row.previousSecretEncrypted : null };
-      for (const [field, sealed] of Object.entries(signing) as [keyof typeof data, string | null][]) {
+      for (const [field, sealed] of Object.entries(sealedSigning(row, now)) as [keyof typeof data, string | null][]) {
         if (!sealed || box.sealedWithCurrentKey(sealed, row.id)) continue;
         try {
           data[field] = box.seal(box.open(sealed, row.id), row.id);
