@@ -1,4 +1,5 @@
 import type { Db, Export } from '@vp/db';
+import { exportsUnderWay, lockProject, MAX_EXPORTS_UNDER_WAY } from './projects.ts';
 
 /** Creates the export row once; every try of the same render finds the same row. */
 export async function ensureExport(db: Db, input: { id: string; projectId: string; version: number }): Promise<Export> {
@@ -61,14 +62,16 @@ export async function discardExport(db: Db, exportId: string, error: string): Pr
 /**
  * The export of a stored version (a re-export) whose workflow should be started: a new one, or
  * the one already queued, whose workflow may never have started (the gateway stopped after
- * queueing it; starting it again is harmless). Null while one is rendering: one at a time. The
- * project's row is locked while checking, so two requests at once queue one export.
+ * queueing it; starting it again is harmless). Null while one is rendering: one at a time;
+ * `busy` while the project has as many exports under way as it may. The project's row is
+ * locked while checking, so two requests at once queue one export.
  */
-export async function queueExport(db: Db, input: { id: string; projectId: string; version: number }): Promise<Export | null> {
+export async function queueExport(db: Db, input: { id: string; projectId: string; version: number }): Promise<Export | 'busy' | null> {
   return db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM projects WHERE id = ${input.projectId}::uuid FOR UPDATE`;
+    await lockProject(tx, input.projectId);
     const pending = await tx.export.findFirst({ where: { projectId: input.projectId, version: input.version, status: { in: ['queued', 'rendering'] } } });
     if (pending) return pending.status === 'queued' ? pending : null;
+    if (await exportsUnderWay(tx, input.projectId) >= MAX_EXPORTS_UNDER_WAY) return 'busy';
     return tx.export.create({ data: { id: input.id, projectId: input.projectId, version: input.version } });
   });
 }

@@ -1,5 +1,5 @@
 export { editUrl, exportFolder, exportKeys, renderImageKey, renderImagesPrefix, sharePosterUrl, shareUrl, shareVideoUrl } from './urls.ts';
-export { ensureProject, MAX_PROJECT_VERSIONS, projectWithHistory, saveVersion } from './projects.ts';
+export { ensureProject, MAX_EXPORTS_UNDER_WAY, MAX_PROJECT_VERSIONS, projectWithHistory, saveVersion } from './projects.ts';
 export { discardExport, ensureExport, failExport, finishExport, queueExport, startExport } from './exports.ts';
 export {
   confirmRenderStarted, createRender, failRender, findRender, findUnconfirmedRenders, finishRender, RENDER_NOT_STARTED, renderProgress, startRender, toRender,

@@ -36,6 +36,8 @@ export function projectPage(input: {
   productionPageUrl: string | null;
   appUrl: string;
   projectUrl: string;
+  /** Why what was asked was not done, shown above the versions. */
+  problem?: string;
 }): string {
   // Following an export: one being made, or queued and not known to be stuck (an error says it did not start).
   const busy = input.versions.some((v) => v.exports.some((e) => e.status === 'rendering' || (e.status === 'queued' && !e.error)));
@@ -71,6 +73,7 @@ export function projectPage(input: {
     head: busy ? html`<meta http-equiv="refresh" content="5">` : undefined,
     body: html`<h1>${input.project.title}</h1>
 <p class="muted">Project · created ${when(input.project.createdAt)}${input.productionPageUrl ? html` · <a href="${input.productionPageUrl}">The production</a>` : ''}</p>
+${input.problem ? html`<div class="card notice problem" role="alert"><p>${input.problem}</p></div>` : null}
 ${versions}`,
   });
 }

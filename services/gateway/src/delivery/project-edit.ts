@@ -3,16 +3,22 @@ import { isDeepStrictEqual } from 'node:util';
 import { Hono, type Context } from 'hono';
 import { ApiError } from '@vp/contracts';
 import type { Db, Export } from '@vp/db';
-import { editUrl, MAX_PROJECT_VERSIONS, queueExport, saveVersion, type projectWithHistory } from '@vp/projects';
+import { editUrl, MAX_EXPORTS_UNDER_WAY, MAX_PROJECT_VERSIONS, queueExport, saveVersion, type projectWithHistory } from '@vp/projects';
 import { editComposition, rebaseEdit, type Music } from '@vp/render/edit';
 import type { GatewayEnv } from '../env.ts';
 import { editPage, type EditState, type StoredComposition } from './edit-page.ts';
 import { missing, wantsPage } from './missing.ts';
 
-type DeliveredProject = NonNullable<Awaited<ReturnType<typeof projectWithHistory>>>;
+export type DeliveredProject = NonNullable<Awaited<ReturnType<typeof projectWithHistory>>>;
 type Version = DeliveredProject['versions'][number];
 
+/** Why an edit or re-export was refused while the project's exports are under way (409 `limit`). */
+export const exportsBusy = (notDone: string) =>
+  `This project has ${MAX_EXPORTS_UNDER_WAY} exports under way, as many as it may have at once. ${notDone} once one of them is done.`;
+
 const stored = (version: Version) => version.composition as StoredComposition;
+/** A composition as the database gives it back: JSON keeps no -0, for one. */
+const asStored = (composition: unknown): unknown => JSON.parse(JSON.stringify(composition));
 /** Version 1 lasts as long as the credits paid for: no edit may run past it. */
 const paidMs = (found: DeliveredProject) => stored(found.versions.at(-1)!).durationMs ?? 0;
 /** The voice of version 1, which its format asked for; null when it had no voiceover. */
@@ -64,9 +70,15 @@ export function projectEditRoutes(deps: {
     const from = found.versions.find((version) => String(version.version) === baseVersion);
     if (!from) throw ApiError.invalid('baseVersion', `The version the changes were made to: ${first.version} to ${newest.version} here.`);
 
+    const rules = {
+      maxDurationMs: paidMs(found), soundEffects: (stored(first).audio?.sfx?.length ?? 0) > 0, voice: voiceOf(found), music: musicOf(found),
+    };
     /** Made from an older version than the newest: what it changed is shown over the newest, not saved. */
     const stale = async () => {
       const now = (await deps.project(found.id)) ?? found;
+      // The same form sent twice (a double click): the first one saved it.
+      const same = editComposition(from.composition, changes, rules);
+      if (!('issues' in same) && isDeepStrictEqual(asStored(same.composition), now.versions[0]!.composition)) return c.redirect(projectUrl(found), 303);
       const message = 'Another version was saved since this page was opened. Nothing was saved: your changes are shown below, over the newest version.';
       if (!wantsPage(c)) throw new ApiError(409, message, 'stale');
       const { values, lost } = rebaseEdit(from.composition, now.versions[0]!.composition, changes);
@@ -75,27 +87,30 @@ export function projectEditRoutes(deps: {
     };
     if (from !== newest) return stale();
 
-    const result = editComposition(newest.composition, changes, {
-      maxDurationMs: paidMs(found), soundEffects: (stored(first).audio?.sfx?.length ?? 0) > 0, voice: voiceOf(found), music: musicOf(found),
-    });
+    const result = editComposition(newest.composition, changes, rules);
     if ('issues' in result) {
       const [issue] = result.issues;
       if (!wantsPage(c)) throw new ApiError(400, `The changes are not valid: ${issue!.path}: ${issue!.message}`, undefined, {}, result.issues);
       return c.html(page(found, { values: { ...changes, baseVersion }, issues: result.issues, problem: 'Nothing was saved: see what to change below.' }), 400);
     }
-    // Compared as stored: JSON keeps no -0, for one.
-    if (isDeepStrictEqual(JSON.parse(JSON.stringify(result.composition)), newest.composition)) {
+    /** Past one of the project's limits (409 `limit`): the form comes back as it was sent. */
+    const refused = (message: string) => {
+      if (!wantsPage(c)) throw new ApiError(409, message, 'limit');
+      return c.html(page(found, { values: { ...changes, baseVersion }, issues: [], problem: message }), 409);
+    };
+    const busy = () => refused(exportsBusy('Nothing was saved: send it again'));
+    if (isDeepStrictEqual(asStored(result.composition), newest.composition)) {
       const made = await queueExport(deps.db, { id: randomUUID(), projectId: found.id, version: newest.version });
+      if (made === 'busy') return busy();
       if (made) await deps.startQueued(c, made);
       return c.redirect(projectUrl(found), 303);
     }
     if (found.versions.length >= MAX_PROJECT_VERSIONS) {
-      const message = `This project has ${MAX_PROJECT_VERSIONS} versions, as many as a project keeps. Nothing was saved; any version can still be exported again.`;
-      if (!wantsPage(c)) throw new ApiError(409, message, 'limit');
-      return c.html(page(found, { values: { ...changes, baseVersion }, issues: [], problem: message }), 409);
+      return refused(`This project has ${MAX_PROJECT_VERSIONS} versions, as many as a project keeps. Nothing was saved; any version can still be exported again.`);
     }
     const made = await saveVersion(deps.db, { projectId: found.id, baseVersion: newest.version, composition: result.composition, exportId: randomUUID() });
-    if (!made) return stale();
+    if (made === 'stale') return stale();
+    if (made === 'busy') return busy();
     await deps.startQueued(c, made);
     return c.redirect(projectUrl(found), 303);
   });

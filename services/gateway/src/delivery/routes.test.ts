@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { Delivery, PHASES, workflowIds, type BriefInput, type Stage } from '@vp/contracts';
 import { balance } from '@vp/ledger';
-import { exportKeys, finishExport, MAX_PROJECT_VERSIONS, sharePosterUrl, shareUrl, shareVideoUrl } from '@vp/projects';
+import { exportKeys, finishExport, MAX_EXPORTS_UNDER_WAY, MAX_PROJECT_VERSIONS, sharePosterUrl, shareUrl, shareVideoUrl } from '@vp/projects';
 import { framesAt, shareNear } from '@vp/render/testing';
 import { failWrites, seedAccount, test, waitFor } from '@vp/testing';
 import { startReceiver, type Receiver } from '@vp/webhooks/testing';
@@ -525,6 +525,55 @@ describe('an edit of a delivered production\'s project', () => {
     expect(await versions()).toBe(MAX_PROJECT_VERSIONS);
     expect(await (await get(stack, delivery.editUrl, { accept: 'text/html' })).text()).toContain(`This project has ${MAX_PROJECT_VERSIONS} versions`);
   }, 300_000);
+
+  it('saves a form sent twice at once (a double click) once, and answers both as saved', async ({ stack, database }) => {
+    const me = await client(stack, database.db);
+    const production = await me.greenlit({ intent: 'Announce release 2.7' });
+    const { delivery } = (await me.reach(production.id, 'delivered', RENDER)).production;
+    const save = editor(stack, new URL(delivery.editUrl).pathname);
+    const twice = await Promise.all([0, 1].map(() => save({ baseVersion: '1', 'scenes.0.title': 'Clicked twice' })));
+    expect(twice.map((r) => [r.status, r.headers.get('location')])).toEqual(Array(2).fill([303, delivery.editUrl]));
+    expect(await database.db.projectVersion.count({ where: { projectId: delivery.projectId } })).toBe(2);
+    expect(await database.db.export.count({ where: { projectId: delivery.projectId, version: 2 } })).toBe(1);
+    expect((await versionOf(database.db, delivery.projectId, 2)).scenes[0]!.title).toBe('Clicked twice');
+    // Another change from version 1 is still not saved over version 2.
+    expect((await save({ baseVersion: '1', 'scenes.0.title': 'Something else' }, {})).status).toBe(409);
+    await exportsDone(database.db, delivery.projectId);
+  }, 180_000);
+
+  it(`has at most ${MAX_EXPORTS_UNDER_WAY} exports under way: another save or re-export is refused until one is done, nothing saved`, async ({ stack, database }) => {
+    const me = await client(stack, database.db);
+    const production = await me.greenlit({ intent: 'Announce release 2.8' });
+    const { delivery } = (await me.reach(production.id, 'delivered', RENDER)).production;
+    const projectPath = new URL(delivery.editUrl).pathname;
+    const save = editor(stack, projectPath);
+    const reexport = (headers: Record<string, string> = {}) => stack.app.request(`${projectPath}/versions/1/exports`, { method: 'POST', headers });
+    const versions = () => database.db.projectVersion.count({ where: { projectId: delivery.projectId } });
+    expect((await save({ baseVersion: '1', 'scenes.0.title': 'Version 2' })).status).toBe(303);
+    await exportsDone(database.db, delivery.projectId);
+
+    // The render farm busy with two of its exports.
+    const underWay = await Promise.all(Array.from({ length: MAX_EXPORTS_UNDER_WAY }, () =>
+      database.db.export.create({ data: { id: crypto.randomUUID(), projectId: delivery.projectId, version: 2, status: 'rendering' } })));
+    const refused = await save({ baseVersion: '2', 'scenes.0.title': 'Version 3' });
+    expect(refused.status).toBe(409);
+    const page = await refused.text();
+    expect(page).toContain(`This project has ${MAX_EXPORTS_UNDER_WAY} exports under way`);
+    expect(fieldsOf(page)).toMatchObject({ baseVersion: '2', 'scenes.0.title': 'Version 3' });
+    expect(await json(await save({ baseVersion: '2', 'scenes.0.title': 'Version 3' }, {}))).toMatchObject({ code: 'limit' });
+    expect(await versions()).toBe(2);
+    const queued = await reexport({ accept: 'text/html' });
+    expect([queued.status, await queued.text()]).toEqual([409, expect.stringContaining('Nothing was queued')]);
+    expect(await json(await reexport())).toMatchObject({ code: 'limit' });
+    expect(await database.db.export.count({ where: { projectId: delivery.projectId, version: 1 } })).toBe(1);
+
+    // One of them ended: the save goes through, and is exported.
+    await database.db.export.update({ where: { id: underWay[0]!.id }, data: { status: 'failed', error: 'Made up by the test.' } });
+    expect((await save({ baseVersion: '2', 'scenes.0.title': 'Version 3' })).status).toBe(303);
+    expect(await versions()).toBe(3);
+    await database.db.export.update({ where: { id: underWay[1]!.id }, data: { status: 'failed', error: 'Made up by the test.' } });
+    await waitFor(async () => (await database.db.export.findFirstOrThrow({ where: { projectId: delivery.projectId, version: 3 } })).status === 'done', { what: 'the export of version 3', ...RENDER });
+  }, 240_000);
 
   it('counts the edits and re-exports of an address: 30 a minute, each one a render', async ({ stack }) => {
     // All in one of the limiter's one-minute windows.

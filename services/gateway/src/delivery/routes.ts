@@ -8,9 +8,9 @@ import { productionPageUrl } from '@vp/productions';
 import { exportWorkflowStart } from '@vp/workflows/render-start';
 import type { BlobStore } from '@vp/blobs';
 import type { GatewayDeps, GatewayEnv } from '../env.ts';
-import { missing } from './missing.ts';
+import { missing, wantsPage } from './missing.ts';
 import { projectPage, sharePage } from './pages.ts';
-import { projectEditRoutes } from './project-edit.ts';
+import { exportsBusy, projectEditRoutes, type DeliveredProject } from './project-edit.ts';
 import { serveBlob } from './serve-blob.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -44,7 +44,7 @@ export function deliveryRoutes(deps: GatewayDeps & { blobs: BlobStore }) {
   }
 
   /** A delivered production's project with its history. */
-  async function project(projectId: string) {
+  async function project(projectId: string): Promise<DeliveredProject | null> {
     if (!UUID.test(projectId)) return null;
     const found = await projectWithHistory(db, projectId);
     return found?.production?.stage === DELIVERED ? found : null;
@@ -70,14 +70,16 @@ export function deliveryRoutes(deps: GatewayDeps & { blobs: BlobStore }) {
     });
   }
 
+  const page = (found: DeliveredProject, problem?: string) => projectPage({
+    project: found, versions: found.versions, appUrl, projectUrl: editUrl(appUrl, found.id),
+    productionPageUrl: found.productionId ? productionPageUrl(appUrl, found.productionId) : null, problem,
+  });
+
   app.get('/projects/:projectId', async (c) => {
     const found = await project(c.req.param('projectId'));
     if (!found) return missing(c, 'There is no project at this address.');
     c.header('Cache-Control', 'no-store');
-    return c.html(projectPage({
-      project: found, versions: found.versions, appUrl, projectUrl: editUrl(appUrl, found.id),
-      productionPageUrl: found.productionId ? productionPageUrl(appUrl, found.productionId) : null,
-    }));
+    return c.html(page(found));
   });
 
   /**
@@ -107,6 +109,12 @@ export function deliveryRoutes(deps: GatewayDeps & { blobs: BlobStore }) {
     const version = found?.versions.find((v) => String(v.version) === c.req.param('version'));
     if (!found || !version) return missing(c, 'There is no such project version.');
     const made = await queueExport(db, { id: randomUUID(), projectId: found.id, version: version.version });
+    if (made === 'busy') {
+      const message = exportsBusy('Nothing was queued: export it again');
+      if (!wantsPage(c)) throw new ApiError(409, message, 'limit');
+      c.header('Cache-Control', 'no-store');
+      return c.html(page(found, message), 409);
+    }
     if (made) await startQueued(c, made);
     return c.redirect(editUrl(appUrl, found.id), 303);
   });
