@@ -16,7 +16,7 @@ const ACTING = {
   409: error('The pitch moved on or was already answered (`stale`); no comment rounds left (`revisions`).'),
   410: error('The link has expired (`expired`); links live 7 days.'),
   503: {
-    ...error(`Greenlight links are switched off on this server (\`disabled\`); or, without a code, the production cannot be changed right now (Temporal cannot be reached): try again after \`Retry-After\` seconds (${UNAVAILABLE_RETRY_AFTER_SECONDS}).`),
+    ...error(`Greenlight links are switched off on this server (\`disabled\`); or, without a code, Temporal could not be reached or did not answer in time: the action may or may not have been taken. Read the link, then try again if needed after \`Retry-After\` seconds (${UNAVAILABLE_RETRY_AFTER_SECONDS}).`),
     headers: z.object({ 'Retry-After': z.string().optional().meta({ description: 'Seconds to wait, when the production could not be changed.' }) }),
   },
 } as const;

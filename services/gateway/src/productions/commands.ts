@@ -26,6 +26,8 @@ export async function updateProduction<Arg>(
   }
 }
 
+export const UNCONFIRMED_CHANGE = 'The production could not be changed right now, or its answer was lost on the way: read it to see whether the change was made before trying again.';
+
 function toApiError(error: unknown): unknown {
   if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure) {
     const type = error.cause.type as Refusal;
@@ -37,9 +39,11 @@ function toApiError(error: unknown): unknown {
   }
   // The workflow has ended: the production is in a terminal stage.
   if (error instanceof WorkflowNotFoundError) return new ApiError(409, 'The production has ended.', 'stage');
-  // As the webhook and render routes answer it: 503 with Retry-After, no code (`disabled` means switched off).
+  // As the webhook and render routes answer it: 503 with Retry-After, no code (`disabled` means
+  // switched off). The update may have reached the workflow before its answer was lost (a call
+  // that timed out, a connection cut): the caller is not told that nothing changed.
   if (temporalUnavailable(error)) {
-    return Object.assign(ApiError.unavailable('The production cannot be changed right now; try again shortly.'), { cause: error });
+    return Object.assign(ApiError.unavailable(UNCONFIRMED_CHANGE), { cause: error });
   }
   return error;
 }

@@ -4,6 +4,7 @@ import { Production, type BriefInput, type Stage } from '@vp/contracts';
 import { balance } from '@vp/ledger';
 import { seedAccount, test, waitFor } from '@vp/testing';
 import { appOverTemporal, createTestGateway, createTestStack, json, unreachableTemporal, withKey } from '../test-app.ts';
+import { UNCONFIRMED_CHANGE } from './commands.ts';
 
 const it = test.extend('stack', { scope: 'file' }, async ({ database }, { onCleanup }) => {
   const stack = await createTestStack(database);
@@ -364,7 +365,7 @@ describe('greenlight, comments, decline and cancel', () => {
       const res = await app.request(`/v1/productions/${production.id}/${action}`, withKey(me.apiKey, { json: body }));
       expect(res.status, action).toBe(503);
       expect(res.headers.get('retry-after'), action).toBe('10');
-      expect(await json(res), action).toEqual({ error: 'The production cannot be changed right now; try again shortly.' });
+      expect(await json(res), action).toEqual({ error: UNCONFIRMED_CHANGE });
     }
     expect((await me.read(production.id)).production.stage).toBe('pitch_ready');
     expect(await balance(database.db, me.account.id)).toBe(1000);

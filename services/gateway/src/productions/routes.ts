@@ -24,10 +24,10 @@ const ERRORS = {
   429: error('Rate limited (`rate_limited`) or monthly pitch cap reached (`cap`); see Retry-After.'),
 } as const;
 
-/** An update the production's workflow could not be asked for: nothing changed. */
-const NotChanged = {
+/** An update whose outcome is not known: Temporal could not be reached, or did not answer in time. */
+const Unconfirmed = {
   503: {
-    ...error(`The production cannot be changed right now (Temporal cannot be reached) and nothing changed: try again after \`Retry-After\` seconds (${UNAVAILABLE_RETRY_AFTER_SECONDS}).`),
+    ...error(`Temporal could not be reached, or did not answer in time: the change may or may not have been made. Read the production, then try again if needed after \`Retry-After\` seconds (${UNAVAILABLE_RETRY_AFTER_SECONDS}).`),
     headers: z.object({ 'Retry-After': z.string().meta({ description: 'Seconds to wait.' }) }),
   },
 } as const;
@@ -93,7 +93,7 @@ const routes = {
       200: json(ProductionResponse, 'Greenlit'),
       402: error('Not enough credits (`credits`).'),
       409: error('The pitch is not ready or `pitchVersion` is out of date (`stage`).'),
-      ...ERRORS, ...NotChanged,
+      ...ERRORS, ...Unconfirmed,
     },
   }),
   comments: createRoute({
@@ -103,18 +103,18 @@ const routes = {
       200: json(ProductionResponse, 'The next pitch version is being written'),
       402: error('Not enough credits for the video (`credits`); the current pitch stands.'),
       409: error('The pitch is not awaiting an answer (`stage`) or no revisions are left (`revisions`).'),
-      ...ERRORS, ...NotChanged,
+      ...ERRORS, ...Unconfirmed,
     },
   }),
   decline: createRoute({
     method: 'post', path: '/{id}/decline', tags: ['Productions'], summary: 'Decline the pitch',
     request: { params: Id, body: optionalBody(DeclineBody) },
-    responses: { 200: json(ProductionResponse, 'Declined'), 409: error('Already greenlit or ended (`stage`).'), ...ERRORS, ...NotChanged },
+    responses: { 200: json(ProductionResponse, 'Declined'), 409: error('Already greenlit or ended (`stage`).'), ...ERRORS, ...Unconfirmed },
   }),
   cancel: createRoute({
     method: 'post', path: '/{id}/cancel', tags: ['Productions'], summary: 'Cancel; a charge is refunded in full before delivery',
     request: { params: Id, body: optionalBody(CancelBody) },
-    responses: { 200: json(ProductionResponse, 'Cancelled'), 409: error('The production has already ended (`stage`).'), ...ERRORS, ...NotChanged },
+    responses: { 200: json(ProductionResponse, 'Cancelled'), 409: error('The production has already ended (`stage`).'), ...ERRORS, ...Unconfirmed },
   }),
 };
 
