@@ -12,6 +12,13 @@ export function taskQueue(name: TaskQueueName, prefix = ''): string {
   return prefix ? `${prefix}-${TASK_QUEUES[name]}` : TASK_QUEUES[name];
 }
 
+/**
+ * The failure type of a step whose production row is gone (a create undone after a workflow
+ * start whose answer was lost): no retry can bring it back. Temporal names an activity's
+ * failure after the error's class, so this is the class's name.
+ */
+export const PRODUCTION_GONE = 'ProductionGoneError';
+
 export const workflowIds = {
   production: (productionId: string) => `production-${productionId}`,
   webhookDelivery: (deliveryId: string) => `webhook-delivery-${deliveryId}`,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isTerminal, type ProductionEvent, type Stage } from '@vp/contracts';
+import { PRODUCTION_GONE } from '@vp/contracts/temporal';
 import { Prisma, type Db } from '@vp/db';
 import { withCurrentPitch, type ProductionWithPitch } from './read-model.ts';
 
@@ -22,6 +23,14 @@ export type StepResult = { applied: true; replayed: boolean } | { applied: false
 
 type Tx = Prisma.TransactionClient;
 
+/** Its class name is the failure type (`PRODUCTION_GONE`) that the steps' retry policy does not retry. */
+export class ProductionGoneError extends Error {
+  override name = PRODUCTION_GONE;
+  constructor(productionId: string) {
+    super(`Production ${productionId} does not exist`);
+  }
+}
+
 /** Work done inside a step's transaction (a charge, a pitch row); it may add to the entry and the update. */
 export type StepWork = (tx: Tx) => Promise<{ payload?: Record<string, unknown>; update?: Prisma.ProductionUncheckedUpdateInput } | void>;
 
@@ -34,7 +43,7 @@ export async function applyStep(db: Db, step: Step, work?: StepWork): Promise<St
   return db.$transaction(async (tx) => {
     const [row] = await tx.$queryRaw<{ stage: Stage }[]>`
       SELECT stage FROM productions WHERE id = ${step.productionId}::uuid FOR UPDATE`;
-    if (!row) throw new Error(`Production ${step.productionId} does not exist`);
+    if (!row) throw new ProductionGoneError(step.productionId);
     const done = await tx.productionEvent.findUnique({ where: { stepKey: step.stepKey }, select: { id: true } });
     if (done) return { applied: true, replayed: true };
     // Terminal stages are never in `from`: once there, a production stays.

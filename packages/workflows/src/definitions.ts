@@ -1,5 +1,6 @@
-import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { defineQuery, defineUpdate, type RetryPolicy } from '@temporalio/workflow';
 import type { Delivery, Stage } from '@vp/contracts';
+import { PRODUCTION_GONE } from '@vp/contracts/temporal';
 
 /** Who acts: `user:<id>`, `key:<id>`, `email:<address>`, `webhook:<endpointId>`, `auto`, `system`. */
 export type ActorRef = { actor: string; actorName: string | null };
@@ -61,9 +62,10 @@ export interface ProductionActivities {
 /**
  * Retries of a step (a short database transaction run as a local activity): until it passes.
  * Its failures are ours (the database away), and giving up would record a wrong outcome: a shown
- * pitch failed, a made video refunded, a failure never written.
+ * pitch failed, a made video refunded, a failure never written. All but one: a production that
+ * does not exist will not come to exist, and its workflow ends, failed.
  */
-export const STEP_RETRY = { initialInterval: '1 second', maximumInterval: '10 seconds' } as const;
+export const STEP_RETRY: RetryPolicy = { initialInterval: '1 second', maximumInterval: '10 seconds', nonRetryableErrorTypes: [PRODUCTION_GONE] };
 
 /** Tries of one render before it fails (DECISIONS: "tried 3 times by the render farm"). */
 export const RENDER_TRIES = 3;

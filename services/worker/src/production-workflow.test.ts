@@ -1,4 +1,4 @@
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { WorkflowFailedError, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect } from 'vitest';
 import { Brief, workflowIds, type BriefInput, type Stage } from '@vp/contracts';
@@ -325,6 +325,15 @@ describe('the production workflow', () => {
     }, { what: 'the pitch shown or the production failed', timeoutMs: 80_000 });
     expect(settled).toBe('pitch_ready');
     expect(await timeline(env.db, p.id)).toEqual([['created', 'queued'], ['stage', 'writing_pitch'], ['pitch', 'pitch_ready']]);
+  });
+
+  it('ends, failed, when its production does not exist (a create undone after a start whose answer was lost), instead of retrying for good', async ({ env }) => {
+    const p = await startProduction(env, { beforeStart: (id) => env.db.production.delete({ where: { id } }) });
+    const outcome = await Promise.race([
+      p.handle.result().then(() => 'completed', (error: WorkflowFailedError) => error.cause?.message),
+      new Promise((resolve) => setTimeout(resolve, 20_000, 'still running after 20 s')),
+    ]);
+    expect(outcome).toBe(`Production ${p.id} does not exist`);
   });
 });
 
