@@ -2,3 +2,4 @@ export { createProductionActivities, type ProductionActivityDeps } from './produ
 export { createEventPublisher, type EventPublisher, type EventPublisherDeps } from './publish.ts';
 export { createWebhookActivities, type WebhookActivityDeps } from './webhooks.ts';
 export { sendLinkEmails, type LinkEmailDeps } from './link-emails.ts';
+export { keepRunning } from './keep-running.ts';

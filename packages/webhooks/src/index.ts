@@ -5,7 +5,7 @@ export {
 } from './endpoints.ts';
 export { overdueDeliveries, pendingDeliveriesOf, recordEvent, unattemptedDeliveries } from './outbox.ts';
 export { deliveryBody, pingEventData, productionEventData, statusSentence, type EventRecord, type StoredEventData } from './payload.ts';
-export { keepDeliveryLogPruned, pruneDeliveryLog } from './retention.ts';
+export { PRUNE_EVERY_MS, pruneDeliveryLog } from './retention.ts';
 export { describeDuration, maxAttempts, retryDelay, shouldSwitchOff, type DeliveryPolicy } from './schedule.ts';
 export { createSecretBox, generateSecret, type SecretBox } from './secret.ts';
 export { secretBoxFor, webhookSettings, type WebhookSettings } from './settings.ts';

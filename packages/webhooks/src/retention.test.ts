@@ -1,9 +1,9 @@
 import { describe, expect } from 'vitest';
 import { sqlPool, type Db } from '@vp/db';
-import { seedAccount, test, waitFor } from '@vp/testing';
+import { seedAccount, test } from '@vp/testing';
 import { createPing } from './deliveries.ts';
 import { createEndpoint } from './endpoints.ts';
-import { keepDeliveryLogPruned, PRUNE_STATEMENTS, pruneDeliveryLog } from './retention.ts';
+import { PRUNE_STATEMENTS, pruneDeliveryLog } from './retention.ts';
 import { createSecretBox } from './secret.ts';
 
 const box = createSecretBox('test-webhook-secret-key-0123456789abcdefgh');
@@ -50,22 +50,6 @@ describe('the delivery log', () => {
     } finally {
       await client.query('ROLLBACK');
       client.release();
-    }
-  });
-
-  test('is pruned by the worker as it starts, then every hour', async ({ database }) => {
-    const { db } = database;
-    const old = await pingFrom(db, 31, 'succeeded');
-    const stop = new AbortController();
-    const pruned: { deliveries: number; events: number }[] = [];
-    const keep = (retentionMs: number) => keepDeliveryLogPruned(db, { retentionMs, signal: stop.signal, onPruned: (removed) => pruned.push(removed), onError: (error) => { throw error; } });
-    try {
-      keep(30 * DAY);
-      await waitFor(async () => pruned.length > 0, { what: 'the first prune' });
-      expect(pruned).toEqual([{ deliveries: 1, events: 1 }]);
-      expect(await db.webhookDelivery.count({ where: { id: old.id } })).toBe(0);
-    } finally {
-      stop.abort();
     }
   });
 });

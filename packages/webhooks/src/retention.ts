@@ -34,24 +34,5 @@ export async function pruneDeliveryLog(db: Db, before: Date): Promise<{ deliveri
   return { deliveries, events };
 }
 
-/**
- * Prunes the delivery log now and then every `everyMs` (an hour by default), keeping
- * `retentionMs` of it, until `signal` aborts. A failed prune is reported and tried again next
- * time: it must never stop the worker.
- */
-export function keepDeliveryLogPruned(
-  db: Db,
-  options: { retentionMs: number; signal: AbortSignal; onPruned: (removed: { deliveries: number; events: number }) => void; onError: (error: unknown) => void; everyMs?: number },
-): void {
-  if (options.retentionMs <= 0 || options.signal.aborted) return;
-  const prune = () => {
-    pruneDeliveryLog(db, new Date(Date.now() - options.retentionMs)).then((removed) => {
-      if ((removed.deliveries || removed.events) && !options.signal.aborted) options.onPruned(removed);
-    }, options.onError);
-  };
-  prune();
-  const timer = setInterval(prune, options.everyMs ?? 60 * 60 * 1000);
-  // The worker's process ends when its workers do, not when the pruning does.
-  timer.unref();
-  options.signal.addEventListener('abort', () => clearInterval(timer), { once: true });
-}
+/** How often a worker prunes the delivery log. */
+export const PRUNE_EVERY_MS = 60 * 60 * 1000;

@@ -1,6 +1,7 @@
 import { Client } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
-import { keepSweeping, SWEEP_EVERY_MS, sweepUnstartedRenders, sweepWorkDir } from '@vp/activities/render-farm';
+import { keepRunning } from '@vp/activities';
+import { SWEEP_EVERY_MS, sweepUnstartedRenders, sweepWorkDir } from '@vp/activities/render-farm';
 import { createBlobStore } from '@vp/blobs';
 import { loadConfig, requireDatabaseUrl } from '@vp/config';
 import { createDb } from '@vp/db';
@@ -25,14 +26,14 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => 
 // Swept now and every hour: what a worker killed mid-render (SIGKILL) left in its work folder,
 // and the renders a gateway recorded but stopped before starting.
 const client = new Client({ connection, namespace: config.temporal.namespace });
-keepSweeping(() => sweepWorkDir(config.render.workDir), {
+keepRunning(() => sweepWorkDir(config.render.workDir), {
   everyMs: SWEEP_EVERY_MS, signal: stop.signal,
-  onSwept: (names) => log.info({ workDir: config.render.workDir, swept: names }, 'removed render work a killed worker left'),
+  onDone: (names) => names.length && log.info({ workDir: config.render.workDir, swept: names }, 'removed render work a killed worker left'),
   onError: (error) => log.warn({ err: error, workDir: config.render.workDir }, 'the render work folder could not be swept'),
 });
-keepSweeping(() => sweepUnstartedRenders({ db, blobs, client, taskQueuePrefix: config.temporal.taskQueuePrefix }), {
+keepRunning(() => sweepUnstartedRenders({ db, blobs, client, taskQueuePrefix: config.temporal.taskQueuePrefix }), {
   everyMs: SWEEP_EVERY_MS, signal: stop.signal,
-  onSwept: (renderIds) => log.info({ renderIds }, 'abandoned renders that were never started'),
+  onDone: (renderIds) => renderIds.length && log.info({ renderIds }, 'abandoned renders that were never started'),
   onError: (error) => log.warn({ err: error }, 'unstarted renders could not be swept; tried again later'),
 });
 log.info({ taskQueue: worker.options.taskQueue, concurrency: config.render.concurrency, blobStore: config.blobs.kind, tools }, 'render worker started');

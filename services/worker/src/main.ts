@@ -2,7 +2,8 @@ import { NativeConnection } from '@temporalio/worker';
 import { loadConfig, requireDatabaseUrl } from '@vp/config';
 import { createDb } from '@vp/db';
 import { mailerFromConfig } from '@vp/mail';
-import { keepDeliveryLogPruned } from '@vp/webhooks';
+import { keepRunning } from '@vp/activities';
+import { PRUNE_EVERY_MS, pruneDeliveryLog } from '@vp/webhooks';
 import pino from 'pino';
 import { createWorkers, runWorkers } from './worker.ts';
 import { writerFromConfig } from './writer.ts';
@@ -17,11 +18,15 @@ const workers = await createWorkers({ config, connection, db, writer: writerFrom
 
 const stop = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
-keepDeliveryLogPruned(db, {
-  retentionMs: config.webhooks.retentionMs, signal: stop.signal,
-  onPruned: (removed) => log.info(removed, 'webhook delivery log pruned'),
-  onError: (error) => log.warn({ err: error }, 'webhook delivery log not pruned; tried again later'),
-});
+// Pruned now and every hour, keeping WEBHOOK_RETENTION_DAYS of it (0 keeps it all).
+const { retentionMs } = config.webhooks;
+if (retentionMs > 0) {
+  keepRunning(() => pruneDeliveryLog(db, new Date(Date.now() - retentionMs)), {
+    everyMs: PRUNE_EVERY_MS, signal: stop.signal,
+    onDone: (removed) => (removed.deliveries || removed.events) && log.info(removed, 'webhook delivery log pruned'),
+    onError: (error) => log.warn({ err: error }, 'webhook delivery log not pruned; tried again later'),
+  });
+}
 log.info({ taskQueues: workers.map((w) => w.options.taskQueue) }, 'worker started');
 await runWorkers(workers, stop.signal);
 await connection.close();

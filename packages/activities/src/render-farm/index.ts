@@ -20,7 +20,6 @@ import { abandonRender, removeRenderImages } from './sweep-unstarted-renders.ts'
 import { untilTheDatabaseAnswers } from './until-the-database-answers.ts';
 
 export { mediaFetcher } from './media.ts';
-export { keepSweeping } from './keep-sweeping.ts';
 export { SWEEP_EVERY_MS, sweepWorkDir } from './sweep-work-dir.ts';
 export { sweepUnstartedRenders } from './sweep-unstarted-renders.ts';
 

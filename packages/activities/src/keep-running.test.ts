@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '@vp/testing';
-import { keepSweeping } from './keep-sweeping.ts';
+import { keepRunning } from './keep-running.ts';
 
-describe('keeping something swept', () => {
-  it('sweeps at once, then again every period, reports a failed sweep and goes on, and stops with the worker', async () => {
+describe('keeping a task running (a worker\'s upkeep)', () => {
+  it('runs at once, then again every period, reports a failed run and goes on, and stops with the worker', async () => {
     // What the next sweeps find: a leftover, a failure, nothing, another leftover.
     const finds: Array<string[] | Error> = [['left-before-start'], new Error('the store did not answer'), [], ['left-while-running']];
     let sweeps = 0;
@@ -15,7 +15,7 @@ describe('keeping something swept', () => {
     };
     const stop = new AbortController();
     const reported: string[] = [];
-    keepSweeping(sweep, { everyMs: 100, signal: stop.signal, onSwept: (removed) => reported.push(...removed), onError: (error) => reported.push(String(error)) });
+    keepRunning(sweep, { everyMs: 100, signal: stop.signal, onDone: (removed) => reported.push(...removed), onError: (error) => reported.push(String(error)) });
     expect(sweeps).toBe(1);
     await waitFor(() => reported.includes('left-while-running'), { what: 'the fourth sweep', timeoutMs: 2000 });
     expect(reported).toEqual(['left-before-start', 'Error: the store did not answer', 'left-while-running']);
@@ -30,7 +30,7 @@ describe('keeping something swept', () => {
     const stop = new AbortController();
     stop.abort();
     let sweeps = 0;
-    keepSweeping(async () => [String(++sweeps)], { everyMs: 100, signal: stop.signal, onSwept: () => {}, onError: () => {} });
+    keepRunning(async () => [String(++sweeps)], { everyMs: 100, signal: stop.signal, onDone: () => {}, onError: () => {} });
     expect(sweeps).toBe(0);
   });
 });
