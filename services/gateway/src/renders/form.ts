@@ -70,8 +70,8 @@ export async function readRenderRequest(c: Context, maxBytes: number): Promise<{
   for (const [i, file] of (counted ? files : []).entries()) {
     const path = `images.${i}`;
     if (file.kind === 'field') issues.push({ path, message: 'Send each image as a file, not as text.' });
-    else if (file.tooLarge) issues.push({ path, message: `${named(file)}is larger than ${formatBytes(MAX_RENDER_IMAGE_BYTES)}.` });
-    else if (!file.bytes?.length) issues.push({ path, message: `${named(file)}is empty.` });
+    else if (file.tooLarge) issues.push({ path, message: problem(file, `is larger than ${formatBytes(MAX_RENDER_IMAGE_BYTES)}.`) });
+    else if (!file.bytes?.length) issues.push({ path, message: problem(file, 'is empty.') });
   }
   const parsed = TextFields.safeParse(Object.fromEntries(fields));
   if (!parsed.success) issues.push(...(validationIssues(parsed.error) ?? []));
@@ -83,18 +83,18 @@ export async function readRenderRequest(c: Context, maxBytes: number): Promise<{
   for (const [i, file] of (counted ? files : []).entries()) {
     if (file.kind !== 'file' || !file.bytes?.length) continue;
     const checked = checkImage(file.bytes);
-    if (!checked.ok) issues.push({ path: `images.${i}`, message: `${named(file)}${checked.problem}.` });
+    if (!checked.ok) issues.push({ path: `images.${i}`, message: problem(file, `${checked.problem}.`) });
     else images.push({ ...checked.type, bytes: file.bytes });
   }
   if (issues.length || !parsed.success) return { ok: false, issues };
   return { ok: true, request: { ...parsed.data, images } };
 }
 
-/** The file's name as the caller sent it (at most 100 characters of it), to begin a problem with. */
-function named(file: { filename: string }): string {
+/** A problem with a file, begun with its name as the caller sent it (at most 100 characters of it), if it has one. */
+function problem(file: { filename: string }, what: string): string {
   const characters = Array.from(file.filename);
-  if (!characters.length) return '';
-  return `'${characters.length > 100 ? `${characters.slice(0, 99).join('')}…` : file.filename}' `;
+  if (!characters.length) return what.charAt(0).toUpperCase() + what.slice(1);
+  return `'${characters.length > 100 ? `${characters.slice(0, 99).join('')}…` : file.filename}' ${what}`;
 }
 
 /**

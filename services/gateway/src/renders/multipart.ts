@@ -51,12 +51,14 @@ export async function readMultipart(
   parser.on('field', (name, value) => {
     if (limits.wanted(name)) parts.push({ kind: 'field', name, value });
   });
-  parser.on('file', (name, stream, filename) => {
+  // A part sent as application/octet-stream is a file even without a filename, which busboy then
+  // gives as undefined, whatever its types say.
+  parser.on('file', (name, stream, filename: string | undefined) => {
     // A body that ends inside a file fails the parser, which says so below; the file's own stream
     // reports the same error, and unheard it would take the process down.
     stream.on('error', () => {});
     if (!limits.wanted(name)) return void stream.resume();
-    const part: FormPart & { kind: 'file' } = { kind: 'file', name, filename, tooLarge: false, bytes: null };
+    const part: FormPart & { kind: 'file' } = { kind: 'file', name, filename: filename ?? '', tooLarge: false, bytes: null };
     parts.push(part);
     if (!limits.keep(name)) return void stream.resume();
     const chunks: Buffer[] = [];

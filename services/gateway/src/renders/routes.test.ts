@@ -235,10 +235,16 @@ describe('POST /v1/renders', () => {
     const oversized = Buffer.concat([png, Buffer.alloc(10 * 1024 * 1024 + 1 - png.length)]);
     const fakeWebp = Buffer.concat([Buffer.from('RIFF'), Buffer.from([100, 0, 0, 0]), Buffer.from('WEBP'), Buffer.from('and then no picture at all')]);
     const cutShort = png.subarray(0, Math.floor(png.length / 2));
+    // As Python's requests sends `files={'images': (None, data, 'application/octet-stream')}`: a file part without a filename.
+    const namelessImage = (content: string) =>
+      `--x\r\nContent-Disposition: form-data; name="images"\r\nContent-Type: application/octet-stream\r\n\r\n${content}\r\n--x--\r\n`;
     const cases: [string, FormData | string, Record<string, string>, { path: string; message: RegExp }[]][] = [
       ['no images', form([['resolution', '480p']]), {}, [{ path: 'images', message: /1 to 10 images/ }]],
       ['11 images', form(eleven), {}, [{ path: 'images', message: /1 to 10 images/ }]],
       ['a non-image', form([image(png), image(text, 'notes.png', 'image/png')]), {}, [{ path: 'images.1', message: /'notes.png' is not a PNG, JPEG or WebP image/ }]],
+      ['an image part without a file name (application/octet-stream)', namelessImage('just some text'), { 'content-type': 'multipart/form-data; boundary=x' }, [
+        { path: 'images.0', message: /^Is not a PNG, JPEG or WebP image\.$/ },
+      ]],
       ['an oversized file', form([image(oversized, 'huge.png')]), {}, [{ path: 'images.0', message: /larger than 10 MB/ }]],
       ['an image sent as text', form([['images', 'https://example.com/a.png']]), {}, [{ path: 'images.0', message: /file/ }]],
       ['unknown enum values', form([image(png), ['resolution', '8K'], ['background', 'blue'], ['wait', 'maybe']]), {}, [
