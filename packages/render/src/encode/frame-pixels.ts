@@ -1,33 +1,41 @@
 import type { Canvas } from '@napi-rs/canvas';
 import type { FrameChange } from '../draw/compositor.ts';
+import type { Rect } from '../draw/layout.ts';
+import { I420Frame } from './i420.ts';
 
 /**
- * The pixels handed to the encoder, kept in step with the canvas at the least cost: an
- * unchanged frame sends the same buffer again, a fully redrawn one is read back whole, and a
- * frame that changed in one area reads back only that area and patches it into a buffer of
- * our own. That buffer is only patched once the encoder has taken the previous frame from it
+ * The frame handed to the encoder, in I420, kept in step with the canvas at the least cost:
+ * an unchanged frame sends the same buffer again, a fully redrawn one is read back and
+ * converted whole, and a frame that changed in one area reads back and converts only that
+ * area. The buffer is only changed once the encoder has taken the previous frame from it
  * (`VideoEncoder.write` resolves when the pipe has it).
  */
 export class FramePixels {
-  private current: Buffer | null = null;
-  private own: Buffer | null = null;
+  private readonly frame: I420Frame;
 
-  constructor(private readonly canvas: Canvas) {}
+  constructor(private readonly canvas: Canvas) {
+    this.frame = new I420Frame(canvas.width, canvas.height);
+  }
 
   update(change: FrameChange): Buffer {
-    if (change.kind === 'none' && this.current) return this.current;
-    if (change.kind !== 'area' || !this.current) {
-      this.current = this.canvas.data();
-      return this.current;
+    const { width, height } = this.canvas;
+    if (change.kind === 'full') this.frame.convert(this.canvas.data(), width, { x: 0, y: 0, width, height });
+    else if (change.kind === 'area') {
+      const area = evenAligned(change.area, width, height);
+      const region = this.canvas.getContext('2d').getImageData(area.x, area.y, area.width, area.height).data;
+      this.frame.convert(region, area.width, area);
     }
-    const own = (this.own ??= Buffer.allocUnsafe(this.current.length));
-    if (this.current !== own) own.set(this.current);
-    this.current = own;
-    const { x, y, width, height } = change.area;
-    const region = this.canvas.getContext('2d').getImageData(x, y, width, height).data;
-    const stride = this.canvas.width * 4;
-    const row = width * 4;
-    for (let line = 0; line < height; line++) own.set(region.subarray(line * row, (line + 1) * row), (y + line) * stride + x * 4);
-    return own;
+    return this.frame.buffer;
   }
+}
+
+/** Chroma covers 2x2 blocks: an area is widened to whole blocks. */
+function evenAligned(area: Rect, width: number, height: number): Rect {
+  const x = Math.floor(area.x / 2) * 2;
+  const y = Math.floor(area.y / 2) * 2;
+  return {
+    x, y,
+    width: Math.min(width, Math.ceil((area.x + area.width) / 2) * 2) - x,
+    height: Math.min(height, Math.ceil((area.y + area.height) / 2) * 2) - y,
+  };
 }

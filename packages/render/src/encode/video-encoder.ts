@@ -1,10 +1,10 @@
 import { startChild, type Child } from '../process.ts';
-import { RGB_TO_BT709, x264Args } from './x264.ts';
+import { x264Args } from './x264.ts';
 
 /**
- * ffmpeg reading raw RGBA frames on stdin and writing H.264. `write` resolves once the frame
- * is in the pipe: the drawing of the next frame overlaps the encoding of this one, and no
- * more than one frame waits in memory.
+ * ffmpeg reading raw I420 frames on stdin (converted by `FramePixels`, tagged as converted)
+ * and writing H.264. `write` resolves once the frame is in the pipe: the drawing of the next
+ * frame overlaps the encoding of this one, and no more than one frame waits in memory.
  */
 export class VideoEncoder {
   private readonly child: Child;
@@ -14,9 +14,10 @@ export class VideoEncoder {
     const { width, height, outFile, keyframeTimesMs, signal } = options;
     this.child = startChild('ffmpeg', [
       '-v', 'error', '-y',
-      '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${width}x${height}`, '-framerate', '30', '-i', 'pipe:0',
-      '-vf', RGB_TO_BT709,
+      '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-color_range', 'tv', '-colorspace', 'bt709', '-s', `${width}x${height}`, '-framerate', '30', '-i', 'pipe:0',
       ...x264Args(keyframeTimesMs),
+      // Each chroma sample is the mean of its 2x2 block (`I420Frame`): sited at the centre.
+      '-chroma_sample_location', 'center',
       // No index up front here: the soundtrack's ffmpeg writes the final file and puts it there.
       '-an', outFile,
     ], { signal, failure: 'The video could not be encoded', collectStdout: false });

@@ -36,9 +36,9 @@ export function x264Args(keyframeTimesMs: number[] = []): string[] {
 }
 
 /**
- * RGB to limited-range BT.709 YUV: the matrix the stream is tagged with. `full_chroma_inp`
- * reads chroma at full width and lets swscale's vectorised scaler halve it, where its default
- * averages pixel pairs in plain C: ~40% less CPU for the conversion (8.5 → 5.2 ms a 1080p
- * frame here), and chroma closer to a Lanczos reference (SSIM 0.9998 against 0.995–0.997).
+ * ffmpeg's own RGB to limited-range BT.709 YUV, for RGBA sources: the benchmark's encoder-only
+ * run converts with it, and `I420Frame`'s test holds the renderer's conversion to it.
+ * `full_chroma_inp` reads chroma at full width and lets swscale's vectorised scaler halve it,
+ * where its default averages pixel pairs in plain C (8.5 → 5.2 ms a 1080p frame here).
  */
 export const RGB_TO_BT709 = 'scale=out_color_matrix=bt709:out_range=tv:flags=bicubic+full_chroma_inp';
