@@ -23,14 +23,16 @@ const verdict = (ok: boolean) => (ok ? 'yes' : 'NO');
 
 /**
  * ffmpeg encoding `frames` frames of testsrc2 at 1080p with the renderer's settings, from RGBA
- * as the renderer hands them over, so the conversion to BT.709 YUV is on both sides.
+ * as the renderer draws them, so the conversion to BT.709 YUV is on both sides (ffmpeg's own
+ * here, the renderer's in node). `fromYuv` leaves the conversion out, for comparison only.
  */
-async function encoderLimit(frames: number, keyframesMs: number[], dir: string) {
+async function encoderLimit(frames: number, keyframesMs: number[], dir: string, fromYuv = false) {
   const sampler = sampleProcesses();
   const started = performance.now();
+  const source = fromYuv ? ['testsrc2=size=1920x1080:rate=30,format=yuv420p'] : ['testsrc2=size=1920x1080:rate=30,format=rgba', '-vf', RGB_TO_BT709];
   await promisify(execFile)('ffmpeg', [
-    '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30,format=rgba', '-frames:v', String(frames),
-    '-vf', RGB_TO_BT709, ...x264Args(keyframesMs), '-an', join(dir, 'encoder-limit.mp4'),
+    '-v', 'error', '-y', '-f', 'lavfi', '-i', source[0]!, '-frames:v', String(frames),
+    ...source.slice(1), ...x264Args(keyframesMs), '-an', join(dir, 'encoder-limit.mp4'),
   ]);
   return { wallMs: performance.now() - started, ...sampler.stop() };
 }
@@ -57,6 +59,7 @@ try {
     const wallMs = performance.now() - started;
     const { peak, cpu } = sampler.stop();
     const after = await encoderLimit(frames, keyframes, dir);
+    const fromYuv = await encoderLimit(frames, keyframes, dir, true);
     const limitMs = (before.wallMs + after.wallMs) / 2;
 
     const realtime = composition.durationMs / wallMs;
@@ -69,6 +72,7 @@ try {
     console.log(`  peak memory      ${mb(peak.total)} (node ${mb(peak.node)}, children ${mb(peak.children)})  goal < ${mb(GOALS.peakBytes)}: ${verdict(peak.total < GOALS.peakBytes)}`);
     console.log(`  CPU time         render: node ${cpu.node.toFixed(2)} s + children ${cpu.children.toFixed(2)} s; encoder alone ${((before.cpu.children + after.cpu.children) / 2).toFixed(2)} s`);
     console.log(`  encoder alone    peak ${mb(Math.max(before.peak.children, after.peak.children))}; output ${mb(result.bytes)}`);
+    console.log(`  from yuv420p     ${s(fromYuv.wallMs)}  (the encoder alone without the conversion: the render is ${((fromYuv.wallMs / wallMs) * 100).toFixed(0)}% of it)`);
   }
 } finally {
   await media.close();
