@@ -38,6 +38,8 @@ const Env = z.object({
   BODY_LIMIT_BYTES: int(1024 * 1024),
   // POST /v1/productions: the spec allows 40 code files of 200 000 characters, ~9 MB of JSON.
   BRIEF_BODY_LIMIT_BYTES: int(32 * 1024 * 1024),
+  // A request body from which nothing arrives for this long is answered 408 and its connection closed.
+  BODY_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
   // Behind load balancers: how many append to X-Forwarded-For (`true` is one), so the client's
   // address for rate limits is read that many entries from the right.
   TRUST_PROXY: z.string().regex(/^(true|false|\d+)$/, '`true`, `false` or a number of proxies').optional()
@@ -148,7 +150,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: e.DATA_DIR,
     devStack: { postgresPort: e.DEV_POSTGRES_PORT, temporalPort: e.DEV_TEMPORAL_PORT, temporalUiPort: e.DEV_TEMPORAL_UI_PORT },
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
-    http: { host: e.HOST, port: e.PORT, bodyLimitBytes: e.BODY_LIMIT_BYTES, briefBodyLimitBytes: e.BRIEF_BODY_LIMIT_BYTES, trustedProxies: e.TRUST_PROXY },
+    http: { host: e.HOST, port: e.PORT, bodyLimitBytes: e.BODY_LIMIT_BYTES, briefBodyLimitBytes: e.BRIEF_BODY_LIMIT_BYTES, bodyIdleTimeoutMs: e.BODY_IDLE_TIMEOUT_MS, trustedProxies: e.TRUST_PROXY },
     baseUrl: baseUrl.replace(/\/$/, ''),
     appUrl: (e.APP_URL ?? baseUrl).replace(/\/$/, ''),
     switches: { pitches: e.PITCHES_ENABLED, webhooks: e.WEBHOOKS_ENABLED, links: e.LINKS_ENABLED },

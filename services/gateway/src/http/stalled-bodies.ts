@@ -1,0 +1,32 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Http2SecureServer, Http2Server } from 'node:http2';
+
+/**
+ * A request whose body stops arriving (a stalled upload, a Content-Length larger than what is
+ * sent) is answered 408 once nothing has come for `idleMs`, and its connection closed, instead of
+ * holding the connection and what was read until Node's five-minute request timeout. Only while
+ * the body is being received: a response that takes its time (`wait=true` renders) is not cut.
+ */
+export function answerStalledBodies(server: Server | Http2Server | Http2SecureServer, idleMs: number): void {
+  (server as Server).on('request', (request: IncomingMessage) => {
+    if (!hasBody(request)) return;
+    const { socket } = request;
+    // On the request, not the socket: Node then leaves the socket to this handler.
+    request.setTimeout(idleMs, () => {
+      if (request.complete) return;
+      const body = JSON.stringify({ error: `The request body stopped arriving: nothing came for ${idleMs / 1000} s.`, code: 'request_timeout' });
+      socket.end(
+        'HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json\r\nCache-Control: no-store\r\nConnection: close\r\n'
+        + `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        () => socket.destroy(),
+      );
+    });
+    // Read to the end: the idle clock stops, and Node's own keep-alive timing takes over again.
+    request.once('end', () => request.setTimeout(0));
+  });
+}
+
+function hasBody(request: IncomingMessage): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
