@@ -5,9 +5,12 @@ import { sqlPool, type Db } from '@vp/db';
  * Makes the first `times` (1) writes to `table` that match `when` (SQL over NEW and OLD) fail, as
  * they would with the database unavailable: a trigger that raises SQLSTATE 57P03 (cannot connect
  * now), counting with a sequence of its own.
- * `tried` says how many such writes were made so far, failed or not (a sequence is not rolled back).
+ * `tried` says how many such writes were made so far, failed or not (a sequence is not rolled back);
+ * `end` lets the next ones through, however many were meant to fail.
  */
-export async function failWrites(db: Db, options: { table: string; on: 'INSERT' | 'UPDATE'; when: string; times?: number }): Promise<{ tried: () => Promise<number> }> {
+export async function failWrites(
+  db: Db, options: { table: string; on: 'INSERT' | 'UPDATE'; when: string; times?: number },
+): Promise<{ tried: () => Promise<number>; end: () => Promise<void> }> {
   const name = `fail_writes_${randomBytes(6).toString('hex')}`;
   const pool = sqlPool(db);
   await pool.query(`
@@ -22,6 +25,9 @@ export async function failWrites(db: Db, options: { table: string; on: 'INSERT' 
     tried: async () => {
       const { rows } = await pool.query<{ tried: string }>(`SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS tried FROM ${name}`);
       return Number(rows[0]?.tried);
+    },
+    end: async () => {
+      await pool.query(`SELECT setval('${name}', ${options.times ?? 1})`);
     },
   };
 }

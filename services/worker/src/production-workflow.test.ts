@@ -235,14 +235,19 @@ describe('the production workflow', () => {
   });
 
   it('refuses an update that arrives while an operator\'s cancel is being recorded: 409 stage, not a failure', async ({ env }) => {
-    // Recording the cancel fails a few times (~3 s of tries): the workflow is cancelled but still open.
-    const failCancelling = (productionId: string) => failWrites(env.db, {
-      table: 'production_events', on: 'INSERT', when: `NEW.production_id = '${productionId}' AND NEW.kind = 'cancelled'`, times: 3,
-    });
+    // Recording the cancel fails until the update has been answered: the workflow is cancelled but still open.
+    let outage!: Awaited<ReturnType<typeof failWrites>>;
+    const failCancelling = async (productionId: string) => {
+      outage = await failWrites(env.db, {
+        table: 'production_events', on: 'INSERT', when: `NEW.production_id = '${productionId}' AND NEW.kind = 'cancelled'`, times: 1000,
+      });
+    };
     const p = await startProduction(env, { beforeStart: failCancelling });
     await reachStage(env.db, p.id, 'pitch_ready');
     await p.handle.cancel();
+    await waitFor(async () => (await outage.tried()) >= 1, { what: 'the cancel\'s first try' });
     expect(await refusal(p.handle.executeUpdate(greenlightUpdate, { args: [ME] }))).toBe('stage');
+    await outage.end();
     expect(await p.handle.result()).toBe('cancelled');
     expect(await balance(env.db, p.account.id)).toBe(100);
   });
