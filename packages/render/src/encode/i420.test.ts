@@ -72,7 +72,7 @@ describe('I420Frame', () => {
     // on flat colour and on gradients; only at hard edges does swscale's kernel ring.
     const half = width / 2;
     const chromaPlane = luma / 4;
-    const edge = (cx: number, cy: number) => Math.abs(cx - 15.5) < 2 || Math.abs(cy - 7.5) < 2 && cx < 16;
+    const edge = (cx: number, cy: number) => Math.abs(cx - 15.5) < 2 || (cx < 16 && Math.abs(cy - 7.5) < 2);
     let worstAwayFromEdges = 0;
     let total = 0;
     for (let plane = 0; plane < 2; plane++) {

@@ -43,10 +43,18 @@ export async function reviewVideo(
 ): Promise<VideoReview> {
   const failures: { check: QualityCheck; message: string }[] = [];
   const fail = (check: QualityCheck, message: string) => failures.push({ check, message });
+  // The samples are decoded while ffprobe reads the streams: placed within the expected length,
+  // since a video of another length fails its duration check whatever they show.
+  const times = (expectation.sampleAtMs ?? []).map((ms) => Math.max(0, Math.min(ms, expectation.durationMs - FRAME_MS)));
+  const sampled = grabFrames(file, times, {
+    width: 96, height: 54, format: 'gray', keyframesOnly: expectation.samplesAreKeyframes, signal: options.signal, workDir: options.workDir,
+  });
+  sampled.catch(() => {}); // awaited below, before the review ends: its decoder writes in `workDir`
   let info: Probe;
   try {
     info = await probe(file, options.signal);
   } catch (error) {
+    await sampled.catch(() => {});
     if (options.signal?.aborted) throw error;
     throw new QualityError([{ check: 'probe', message: 'the file is not a readable video' }]);
   }
@@ -79,11 +87,9 @@ export async function reviewVideo(
   }
 
   const samples: VideoReview['samples'] = [];
-  if (video && expectation.sampleAtMs?.length) {
-    const times = expectation.sampleAtMs.map((ms) => Math.max(0, Math.min(ms, durationMs - FRAME_MS)));
-    const pictures = await grabFrames(file, times, {
-      width: 96, height: 54, format: 'gray', keyframesOnly: expectation.samplesAreKeyframes, signal: options.signal, workDir: options.workDir,
-    });
+  // Without a video stream there is nothing to sample, and the decoder's failure says nothing new.
+  const pictures = video ? await sampled : await sampled.catch(() => []);
+  if (video) {
     pictures.forEach((picture, i) => {
       const atMs = times[i] ?? 0;
       const deviation = lumaDeviation(picture);
