@@ -8,9 +8,13 @@ import type { Rect } from '../draw/layout.ts';
 const Y_R = 11966, Y_G = 40254, Y_B = 4064;
 const U_R = -6596, U_G = -22189, U_B = 28785;
 const V_R = 28785, V_G = -26145, V_B = -2639;
-const ROUND = 1 << 15;
+/** Luma's offset of 16 and the rounding, in the same fixed point. */
+const Y_BASE = (16 << 16) + (1 << 15);
 /** Chroma sums four pixels: two more bits to shift, and the rounding scaled alike. */
 const ROUND_4 = 1 << 17;
+
+/** The luma of one RGBA pixel read as a little-endian 32-bit word. */
+const lumaOf = (p: number) => (Y_R * (p & 255) + Y_G * ((p >>> 8) & 255) + Y_B * ((p >>> 16) & 255) + Y_BASE) >> 16;
 
 /**
  * A frame in I420 (yuv420p): the Y plane, then U and V at half width and height. Pixels are
@@ -29,7 +33,7 @@ export class I420Frame {
    * Converts `rect` (even-aligned, inside the frame) from opaque RGBA pixels (4-byte aligned)
    * whose row `stride` is in pixels and whose first pixel is the rect's top-left corner.
    * Chroma is the mean of each 2x2 block. About as fast as ffmpeg's vectorised conversion
-   * (~5.4 ms a 1080p frame here), and only changed areas need it.
+   * (~5 ms a 1080p frame here), and only changed areas need it.
    */
   convert(rgba: Uint8Array | Uint8ClampedArray, stride: number, rect: Rect): void {
     const pixels = new Uint32Array(rgba.buffer, rgba.byteOffset, rgba.byteLength >> 2);
@@ -47,13 +51,12 @@ export class I420Frame {
       let c = ((rect.y + row) >> 1) * half + (rect.x >> 1);
       for (let i = 0; i < pairs; i++) {
         const p0 = pixels[top++]!, p1 = pixels[top++]!, p2 = pixels[bottom++]!, p3 = pixels[bottom++]!;
-        const r0 = p0 & 255, g0 = (p0 >>> 8) & 255, b0 = (p0 >>> 16) & 255;
-        const r1 = p1 & 255, g1 = (p1 >>> 8) & 255, b1 = (p1 >>> 16) & 255;
-        const r2 = p2 & 255, g2 = (p2 >>> 8) & 255, b2 = (p2 >>> 16) & 255;
-        const r3 = p3 & 255, g3 = (p3 >>> 8) & 255, b3 = (p3 >>> 16) & 255;
-        luma[yTop++] = (16 + ((Y_R * r0 + Y_G * g0 + Y_B * b0 + ROUND) >> 16)) | ((16 + ((Y_R * r1 + Y_G * g1 + Y_B * b1 + ROUND) >> 16)) << 8);
-        luma[yBottom++] = (16 + ((Y_R * r2 + Y_G * g2 + Y_B * b2 + ROUND) >> 16)) | ((16 + ((Y_R * r3 + Y_G * g3 + Y_B * b3 + ROUND) >> 16)) << 8);
-        const r = r0 + r1 + r2 + r3, g = g0 + g1 + g2 + g3, b = b0 + b1 + b2 + b3;
+        luma[yTop++] = lumaOf(p0) | (lumaOf(p1) << 8);
+        luma[yBottom++] = lumaOf(p2) | (lumaOf(p3) << 8);
+        // Red and blue summed side by side, each in 16 bits of one word.
+        const rb = (p0 & 0xff00ff) + (p1 & 0xff00ff) + (p2 & 0xff00ff) + (p3 & 0xff00ff);
+        const r = rb & 0xffff, b = rb >>> 16;
+        const g = ((p0 >>> 8) & 255) + ((p1 >>> 8) & 255) + ((p2 >>> 8) & 255) + ((p3 >>> 8) & 255);
         u[c] = 128 + ((U_R * r + U_G * g + U_B * b + ROUND_4) >> 18);
         v[c++] = 128 + ((V_R * r + V_G * g + V_B * b + ROUND_4) >> 18);
       }
