@@ -21,6 +21,11 @@ beforeAll(async () => {
     await new Promise((resolve) => setTimeout(resolve, IDLE_MS * 3));
     return c.json({ received: text.length });
   });
+  // Busy for longer than the idle time before it reads a body that has all arrived.
+  app.post('/slow-read', async (c) => {
+    await new Promise((resolve) => setTimeout(resolve, IDLE_MS * 3));
+    return c.json({ received: (await c.req.text()).length });
+  });
   server = await new Promise<ServerType>((resolve) => {
     const started = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(started));
   });
@@ -70,6 +75,12 @@ describe('a request body that stops arriving', () => {
 
   it('no longer counts once the body is in: an answer may take its time', async () => {
     const { answer } = await exchange(post('/slow-answer', 5), ['hello'], 10);
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(answer).toContain('{"received":5}');
+  });
+
+  it('is not a body that stopped when it has all arrived and the route reads it late', async () => {
+    const { answer } = await exchange(post('/slow-read', 5), ['hello'], 10);
     expect(answer).toMatch(/^HTTP\/1\.1 200 OK/);
     expect(answer).toContain('{"received":5}');
   });
