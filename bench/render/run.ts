@@ -29,10 +29,12 @@ const verdict = (ok: boolean) => (ok ? 'yes' : 'NO');
 async function encoderLimit(frames: number, keyframesMs: number[], dir: string, fromYuv = false) {
   const sampler = sampleProcesses();
   const started = performance.now();
-  const source = fromYuv ? ['testsrc2=size=1920x1080:rate=30,format=yuv420p'] : ['testsrc2=size=1920x1080:rate=30,format=rgba', '-vf', RGB_TO_BT709];
+  const [source, ...conversion] = fromYuv
+    ? ['testsrc2=size=1920x1080:rate=30,format=yuv420p']
+    : ['testsrc2=size=1920x1080:rate=30,format=rgba', '-vf', RGB_TO_BT709];
   await promisify(execFile)('ffmpeg', [
-    '-v', 'error', '-y', '-f', 'lavfi', '-i', source[0]!, '-frames:v', String(frames),
-    ...source.slice(1), ...x264Args(keyframesMs), '-an', join(dir, 'encoder-limit.mp4'),
+    '-v', 'error', '-y', '-f', 'lavfi', '-i', source!, '-frames:v', String(frames),
+    ...conversion, ...x264Args(keyframesMs), '-an', join(dir, 'encoder-limit.mp4'),
   ]);
   return { wallMs: performance.now() - started, ...sampler.stop() };
 }

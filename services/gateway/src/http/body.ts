@@ -94,8 +94,12 @@ function pathOfNul(body: unknown): string | null {
 
 /** A body was sent: a length above zero, a chunked body, or (without either header) a typed one. */
 function hasBody(request: Request): boolean {
-  const length = request.headers.get('content-length');
-  if (length !== null) return Number(length) > 0;
-  if (request.headers.has('transfer-encoding')) return true;
-  return request.headers.has('content-type') && request.body !== null;
+  const declared = declaresBody(request.headers.get('content-length'), request.headers.has('transfer-encoding'));
+  return declared ?? (request.headers.has('content-type') && request.body !== null);
+}
+
+/** Whether a request's headers say a body follows: null when they say nothing either way. */
+export function declaresBody(contentLength: string | null | undefined, chunked: boolean): boolean | null {
+  if (contentLength != null) return Number(contentLength) > 0;
+  return chunked ? true : null;
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Http2SecureServer, Http2Server } from 'node:http2';
+import { declaresBody } from './body.ts';
 
 /**
  * A request whose body stops arriving (a stalled upload, a Content-Length larger than what is
@@ -9,7 +10,7 @@ import type { Http2SecureServer, Http2Server } from 'node:http2';
  */
 export function answerStalledBodies(server: Server | Http2Server | Http2SecureServer, idleMs: number): void {
   (server as Server).on('request', (request: IncomingMessage, response: ServerResponse) => {
-    if (!hasBody(request)) return;
+    if (!declaresBody(request.headers['content-length'], request.headers['transfer-encoding'] !== undefined)) return;
     const { socket } = request;
     // On the request, not the socket: Node then leaves the socket to this handler. It hears only
     // of a body not all in; for one that is all in, Node asks the response.
@@ -28,7 +29,3 @@ export function answerStalledBodies(server: Server | Http2Server | Http2SecureSe
   });
 }
 
-function hasBody(request: IncomingMessage): boolean {
-  const length = request.headers['content-length'];
-  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-}
