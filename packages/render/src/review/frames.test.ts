@@ -41,4 +41,15 @@ describe('grabFrames', () => {
     expect(written).toEqual([expect.stringMatching(new RegExp(`^${workDir}/vp-frames-[^/]+/0\\.raw$`))]);
     expect(await readdir(workDir)).toEqual([]);
   });
+
+  it('reads only keyframes when asked to: a time with no keyframe gets an empty picture', async () => {
+    const video = join(dir, 'one-keyframe.mp4');
+    await promisify(execFile)('ffmpeg', [
+      '-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=30', '-t', '1', '-c:v', 'libx264', '-g', '300', '-pix_fmt', 'yuv420p', video,
+    ]);
+    const [first, middle] = await grabFrames(video, [0, 500], { width: 32, height: 18, format: 'gray', keyframesOnly: true });
+    const [decoded] = await grabFrames(video, [0], { width: 32, height: 18, format: 'gray' });
+    expect(first?.data).toEqual(decoded?.data);
+    expect(middle?.data.length).toBe(0);
+  });
 });
