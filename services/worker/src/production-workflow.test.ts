@@ -334,10 +334,12 @@ describe('the production workflow', () => {
 
   it('ends, failed, when its production does not exist (a create undone after a start whose answer was lost), instead of retrying for good', async ({ env }) => {
     const p = await startProduction(env, { beforeStart: (id) => env.db.production.delete({ where: { id } }) });
+    let deadline: NodeJS.Timeout | undefined;
     const outcome = await Promise.race([
       p.handle.result().then(() => 'completed', (error: WorkflowFailedError) => error.cause?.message),
-      new Promise((resolve) => setTimeout(resolve, 20_000, 'still running after 20 s')),
+      new Promise((resolve) => { deadline = setTimeout(resolve, 20_000, 'still running after 20 s'); }),
     ]);
+    clearTimeout(deadline);
     expect(outcome).toBe(`Production ${p.id} does not exist`);
   });
 });
