@@ -1,3 +1,9 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { run } from '../process.ts';
 import { I420Frame } from './i420.ts';
@@ -87,5 +93,54 @@ describe('I420Frame', () => {
     }
     expect(worstAwayFromEdges).toBeLessThanOrEqual(1);
     expect(total / (2 * chromaPlane)).toBeLessThan(1);
+  });
+
+  it('gives, eight pixels at a time or two, exactly the fixed-point values of the formula, across the bands it copies', () => {
+    // The formula in 16.16 fixed point, one pixel (or 2x2 block) at a time.
+    const channels = (pixels: Buffer, i: number) => [pixels[i]!, pixels[i + 1]!, pixels[i + 2]!];
+    const luma = ([r, g, b]: number[]) => (11966 * r! + 40254 * g! + 4064 * b! + (16 << 16) + (1 << 15)) >> 16;
+    const chroma = ([r, g, b]: number[], [wr, wg, wb]: number[]) => 128 + ((wr! * r! + wg! * g! + wb! * b! + (1 << 17)) >> 18);
+    const width = 1920;
+    const height = 1080;
+    const frame = new I420Frame(width, height);
+    // A whole frame of noise (many bands), then an area whose width leaves pairs after the eights.
+    const noise = (w: number, h: number, seed: number) => Buffer.from(Array.from({ length: w * h * 4 }, (_, i) => (i % 4 === 3 ? 255 : ((i + seed) * 2654435761) >>> 24)));
+    const whole = noise(width, height, 0);
+    const area = { x: 102, y: 40, width: 606, height: 300 };
+    const part = noise(area.width, area.height, 7);
+    frame.convert(whole, width, { x: 0, y: 0, width, height });
+    frame.convert(part, area.width, area);
+
+    const source = (x: number, y: number) => {
+      const inArea = x >= area.x && x < area.x + area.width && y >= area.y && y < area.y + area.height;
+      return inArea ? channels(part, ((y - area.y) * area.width + x - area.x) * 4) : channels(whole, (y * width + x) * 4);
+    };
+    const expected = Buffer.alloc(frame.buffer.length);
+    const half = width / 2;
+    for (let y = 0; y < height; y += 2) {
+      for (let x = 0; x < width; x += 2) {
+        const block = [source(x, y), source(x + 1, y), source(x, y + 1), source(x + 1, y + 1)];
+        block.forEach((pixel, i) => { expected[(y + (i >> 1)) * width + x + (i & 1)] = luma(pixel); });
+        const sum = [0, 1, 2].map((channel) => block.reduce((total, pixel) => total + pixel[channel]!, 0));
+        const c = width * height + (y / 2) * half + x / 2;
+        expected[c] = chroma(sum, [-6596, -22189, 28785]);
+        expected[c + half * (height / 2)] = chroma(sum, [28785, -26145, -2639]);
+      }
+    }
+    expect(frame.buffer.equals(expected)).toBe(true);
+  });
+
+  it('runs the module built from assembly/i420.ts as it stands', async () => {
+    const packageDir = fileURLToPath(new URL('../..', import.meta.url));
+    const { scripts } = JSON.parse(await readFile(join(packageDir, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const [, ...args] = scripts['build:wasm']!.split(' ');
+    const dir = await mkdtemp(join(tmpdir(), 'vp-i420-wasm-'));
+    try {
+      const built = join(dir, 'i420.wasm');
+      await promisify(execFile)(join(packageDir, 'node_modules/.bin/asc'), [...args.slice(0, args.indexOf('-o')), '-o', built], { cwd: packageDir });
+      expect((await readFile(built)).equals(await readFile(join(packageDir, 'src/encode/i420.wasm')))).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
