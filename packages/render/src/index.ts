@@ -1,6 +1,3 @@
-// First: it configures the canvas library's allocator, which reads its settings as it loads.
-import './canvas-memory.ts';
-
 export {
   Composition, COMPOSITION_VERSION, retime, SCENE_KINDS, TRANSITIONS,
   type AudioPlan, type BrandStyle, type CodeExcerpt, type CodeLine, type MediaAsset, type MediaPlacement, type Music,
