@@ -28,4 +28,3 @@ export function answerStalledBodies(server: Server | Http2Server | Http2SecureSe
     request.once('end', () => request.setTimeout(0));
   });
 }
-
