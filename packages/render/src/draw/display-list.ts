@@ -34,6 +34,20 @@ export function markChanged(canvas: Canvas): void {
   versions.set(canvas, (versions.get(canvas) ?? 0) + 1);
 }
 
+/**
+ * Layers drawn by replaying what was drawn on them (`drawCanvas`) instead of copying their
+ * pixels. For tall layers of text, such as a file's code: as pixels, the first draw of the
+ * code's 1768 x 2652 layer after each read-back of the frame cost ~12 ms in the canvas library;
+ * replayed, only the lines inside the frame are rasterised, and the pixels are the same to within
+ * rounding. Only for layers of text and shapes: a picture or a blur in the recording would be
+ * resampled or blurred again on every frame.
+ */
+const replayed = new WeakSet<Canvas>();
+export function drawAsRecording(canvas: Canvas): Canvas {
+  replayed.add(canvas);
+  return canvas;
+}
+
 /** Antialiasing reaches a pixel past a shape's edge. */
 const BLEED = 3;
 
@@ -134,7 +148,8 @@ export class DisplayList implements Surface {
           apply(ctx, command.matrix);
           ctx.globalAlpha = command.alpha;
           const [sx, sy, sw, sh, dx, dy, dw, dh] = command.args as [number, number, number, number, number, number, number, number];
-          ctx.drawImage(command.source, sx, sy, sw, sh, dx, dy, dw, dh);
+          if (replayed.has(command.source)) ctx.drawCanvas(command.source, sx, sy, sw, sh, dx, dy, dw, dh);
+          else ctx.drawImage(command.source, sx, sy, sw, sh, dx, dy, dw, dh);
           break;
         }
         case 'rect':

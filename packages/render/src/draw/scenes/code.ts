@@ -5,7 +5,7 @@ import { mix, readableOn, withAlpha } from '../../style/color.ts';
 import { easeInCubic, easeInOutCubic, easeOutCubic, progress } from '../../style/easing.ts';
 import { font } from '../../style/fonts.ts';
 import { Caption } from '../caption.ts';
-import type { Surface } from '../display-list.ts';
+import { drawAsRecording, type Surface } from '../display-list.ts';
 import { KineticText } from '../kinetic-text.ts';
 import type { Layout } from '../layout.ts';
 import type { Painter } from '../painter.ts';
@@ -20,7 +20,8 @@ const REMOVED = '#f85149';
 /**
  * An editor window: title bar with the file and its +/- counts, line numbers, syntax
  * colours, added and removed lines marked; it scrolls to the first change, then the
- * changed lines light up. Window and code are drawn once; a frame copies the visible part.
+ * changed lines light up. Window and code are drawn once; a frame copies the window and
+ * replays the lines in view.
  */
 export function codePainter(plan: ScenePlan, layout: Layout, theme: Theme): Painter {
   const code = plan.code as CodePlan;
@@ -30,7 +31,8 @@ export function codePainter(plan: ScenePlan, layout: Layout, theme: Theme): Pain
   const caption = plan.sub ? new Caption(plan.sub, layout, theme) : null;
   const window = windowLayer(code, theme, radius, u);
   const pad = Math.round(20 * u);
-  const lines = code.rows.length ? codeLayer(code, theme, pad) : noteLayer(code, theme, u, pad);
+  // The code's layer can be thousands of pixels tall: see `drawAsRecording`.
+  const lines = drawAsRecording(code.rows.length ? codeLayer(code, theme, pad) : noteLayer(code, theme, u, pad));
   const { viewport, lineHeight } = code;
   const { enterAt, leaveAt } = plan;
   const changed = code.rows.flatMap((row, i) => (row.change === 'context' ? [] : [{ i, color: row.change === 'added' ? ADDED : REMOVED }]));
