@@ -7,10 +7,13 @@ export function roundedRect(ctx: SKRSContext2D, rect: Rect, radius: number): voi
   ctx.roundRect(rect.x, rect.y, rect.width, rect.height, radius);
 }
 
-/** A layer drawn once: `paint` receives a context the size of the layer. */
-export function layer(width: number, height: number, paint: (ctx: SKRSContext2D) => void): Canvas {
+/**
+ * A layer drawn once: `paint` receives a context the size of the layer. An `opaque` layer, one
+ * that `paint` covers entirely, starts black and is drawn as opaque: about twice as fast.
+ */
+export function layer(width: number, height: number, paint: (ctx: SKRSContext2D) => void, options: { opaque?: boolean } = {}): Canvas {
   const canvas = createCanvas(Math.max(1, Math.ceil(width)), Math.max(1, Math.ceil(height)));
-  paint(canvas.getContext('2d'));
+  paint(canvas.getContext('2d', { alpha: !options.opaque }));
   return canvas;
 }
 
