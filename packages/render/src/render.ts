@@ -147,7 +147,8 @@ async function buildVideo(
     const pixels = new FramePixels(compositor.canvas);
     for (let frame = 0; frame < plan.frames; frame++) {
       signal?.throwIfAborted();
-      const frameBuffer = pixels.update(await compositor.draw(frame));
+      // The poster is taken from the canvas, so its frame is drawn whole.
+      const frameBuffer = pixels.update(await compositor.draw(frame, { whole: frame === plan.posterFrame }));
       if (frame === plan.posterFrame) {
         poster = compositor.canvas.encode('jpeg', 88);
         poster.catch(() => {});

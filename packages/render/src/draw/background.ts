@@ -30,12 +30,9 @@ export class Background {
     }, { opaque: true });
   }
 
-  /**
-   * Puts the background back: everywhere, or only in `areas`. It is opaque, so drawing it over
-   * replaces what was there, as the 'copy' operation would, at less than half its cost.
-   */
-  restore(ctx: SKRSContext2D, areas: Rect[] | null): void {
-    if (!areas) ctx.drawImage(this.canvas, 0, 0);
-    else for (const { x, y, width, height } of areas) ctx.drawImage(this.canvas, x, y, width, height, x, y, width, height);
+  /** Draws the background's `area` (the whole frame by default) at the context's origin. */
+  draw(ctx: SKRSContext2D, area: Rect = { x: 0, y: 0, width: this.canvas.width, height: this.canvas.height }): void {
+    const { x, y, width, height } = area;
+    ctx.drawImage(this.canvas, x, y, width, height, 0, 0, width, height);
   }
 }

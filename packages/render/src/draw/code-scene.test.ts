@@ -32,9 +32,9 @@ describe('a code scene', () => {
     const code = plan.scenes[0]?.code;
     if (!code) throw new Error('no code plan');
     const compositor = new Compositor(plan, noAssets);
-    // Draw up to a frame after the scroll has landed and the changed lines lit up.
+    // Draw up to a frame after the scroll has landed and the changed lines lit up, that one whole.
     const last = Math.ceil(((code.scrollEnd + 600) * 30) / 1000);
-    for (let frame = 0; frame <= last; frame++) await compositor.draw(frame);
+    for (let frame = 0; frame <= last; frame++) await compositor.draw(frame, { whole: frame === last });
     const pixels = compositor.canvas.data();
     const { width } = composition;
     const viewport = { x: Math.round(code.viewport.x), y: Math.round(code.viewport.y), width: Math.round(code.viewport.width), height: Math.round(code.viewport.height) };

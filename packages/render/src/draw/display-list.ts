@@ -126,8 +126,8 @@ export class DisplayList implements Surface {
     return rects;
   }
 
-  /** Draws the recorded commands onto a real canvas context. */
-  replay(ctx: SKRSContext2D): void {
+  /** Draws the recorded commands onto a real canvas context whose top-left corner is `origin` in the frame. */
+  replay(ctx: SKRSContext2D, origin: { x: number; y: number } = { x: 0, y: 0 }): void {
     for (const command of this.commands) {
       switch (command.op) {
         case 'save':
@@ -137,7 +137,7 @@ export class DisplayList implements Surface {
           ctx.restore();
           break;
         case 'clip': {
-          apply(ctx, command.matrix);
+          apply(ctx, command.matrix, origin);
           const [x, y, width, height, radius] = command.args as [number, number, number, number, number];
           ctx.beginPath();
           ctx.roundRect(x, y, width, height, radius);
@@ -145,7 +145,7 @@ export class DisplayList implements Surface {
           break;
         }
         case 'image': {
-          apply(ctx, command.matrix);
+          apply(ctx, command.matrix, origin);
           ctx.globalAlpha = command.alpha;
           const [sx, sy, sw, sh, dx, dy, dw, dh] = command.args as [number, number, number, number, number, number, number, number];
           if (replayed.has(command.source)) ctx.drawCanvas(command.source, sx, sy, sw, sh, dx, dy, dw, dh);
@@ -154,7 +154,7 @@ export class DisplayList implements Surface {
         }
         case 'rect':
         case 'roundRect': {
-          apply(ctx, command.matrix);
+          apply(ctx, command.matrix, origin);
           ctx.globalAlpha = command.alpha;
           ctx.fillStyle = command.color;
           const [x, y, width, height, radius] = command.args as [number, number, number, number, number];
@@ -185,8 +185,8 @@ function boundsOf(command: Command): Rect | null {
   };
 }
 
-function apply(ctx: SKRSContext2D, { scale, x, y }: Matrix): void {
-  ctx.setTransform(scale, 0, 0, scale, x, y);
+function apply(ctx: SKRSContext2D, { scale, x, y }: Matrix, origin: { x: number; y: number }): void {
+  ctx.setTransform(scale, 0, 0, scale, x - origin.x, y - origin.y);
 }
 
 function sameCommand(a: Command, b: Command): boolean {
