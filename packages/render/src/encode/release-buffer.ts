@@ -3,6 +3,7 @@ import { runInNewContext } from 'node:vm';
 
 type Transfer = (this: ArrayBuffer, newLength?: number) => ArrayBuffer;
 
+/** Looked up at the first release: undefined until then, null when there is none. */
 let transfer: Transfer | null | undefined;
 
 /**
@@ -30,7 +31,7 @@ function findTransfer(): Transfer | null {
 export function releaseNow(view: ArrayBufferView): boolean {
   const { buffer } = view;
   if (!(buffer instanceof ArrayBuffer) || view.byteOffset !== 0 || view.byteLength !== buffer.byteLength) return false;
-  transfer ??= findTransfer();
+  if (transfer === undefined) transfer = findTransfer();
   if (!transfer) return false;
   transfer.call(buffer, 0);
   return true;
