@@ -1,5 +1,6 @@
 import type { Canvas } from '@napi-rs/canvas';
 import type { FrameChange } from '../draw/compositor.ts';
+import type { Rect } from '../draw/layout.ts';
 import { I420Frame } from './i420.ts';
 import { releaseNow } from './release-buffer.ts';
 
@@ -20,15 +21,15 @@ export class FramePixels {
 
   update(change: FrameChange): Buffer {
     const { width, height } = this.canvas;
-    if (change.kind === 'full') {
-      const pixels = this.canvas.data();
-      this.frame.convert(pixels, width, { x: 0, y: 0, width, height });
-      releaseNow(pixels);
-    } else if (change.kind === 'area') {
-      const pixels = change.canvas.data();
-      this.frame.convert(pixels, change.area.width, change.area);
-      releaseNow(pixels);
-    }
+    if (change.kind === 'full') this.convertFrom(this.canvas, { x: 0, y: 0, width, height });
+    else if (change.kind === 'area') this.convertFrom(change.canvas, change.area);
     return this.frame.buffer;
+  }
+
+  /** Reads `canvas` back whole and converts it into the frame's `area`. */
+  private convertFrom(canvas: Canvas, area: Rect): void {
+    const pixels = canvas.data();
+    this.frame.convert(pixels, canvas.width, area);
+    releaseNow(pixels);
   }
 }
