@@ -8,7 +8,7 @@ import { releaseNow } from './release-buffer.ts';
  * The frame handed to the encoder, in I420, kept in step with the compositor at the least cost:
  * an unchanged frame sends the same buffer again, a frame drawn whole is read back from the
  * compositor's canvas and converted whole, and a frame that changed in one area is read back
- * from that area's canvas and converted there only. Each read-back is freed at once (see
+ * from that area's canvas, converted there only, and the area's canvas emptied. Each read-back is freed at once (see
  * `releaseNow`). The buffer is only changed once the encoder has taken the previous frame from
  * it (`VideoEncoder.write` resolves when the pipe has it).
  */
@@ -22,7 +22,12 @@ export class FramePixels {
   update(change: FrameChange): Buffer {
     const { width, height } = this.canvas;
     if (change.kind === 'full') this.convertFrom(this.canvas, { x: 0, y: 0, width, height });
-    else if (change.kind === 'area') this.convertFrom(change.canvas, change.area);
+    else if (change.kind === 'area') {
+      this.convertFrom(change.canvas, change.area);
+      // The area's canvas is drawn for one frame: emptied now, its pixels go back to the heap
+      // for the next area's canvas instead of waiting for V8 to collect it.
+      change.canvas.width = 0;
+    }
     return this.frame.buffer;
   }
 
