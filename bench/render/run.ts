@@ -1,7 +1,8 @@
 /**
  * Renders a 10 s 1080p changelog (code, pictures, sound) and, in the same run, has ffmpeg
  * encode as many 1080p frames from a synthetic source with the same x264 settings: the
- * encoder's limit. Prints wall time, realtime factor, peak memory and the ratio.
+ * encoder's limit. Prints wall time, realtime factor, peak memory and the ratio. The renders
+ * follow the self-check render a render worker does as it starts, as in production.
  *
  *   pnpm tsx bench/render/run.ts [--runs 3]
  */
@@ -10,7 +11,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { composeProduction, frameCount, publicMediaFetcher, renderComposition, RGB_TO_BT709, X264, x264Args } from '@vp/render';
+import {
+  composeProduction, frameCount, publicMediaFetcher, renderComposition, RGB_TO_BT709, selfCheckRender, X264, x264Args,
+} from '@vp/render';
 import { changelog, serveMedia } from './fixtures.ts';
 import { sampleProcesses } from './memory.ts';
 
@@ -48,6 +51,10 @@ try {
   const keyframes = composition.scenes.map((scene) => Math.round(scene.startMs + scene.durationMs / 2));
   console.log(`${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log(`video: ${composition.width}x${composition.height}, ${s(composition.durationMs)}, ${frames} frames, ${composition.scenes.length} scenes; x264 ${X264.preset} crf ${X264.crf}`);
+  // What the render worker does once before it takes work (services/render-worker/src/main.ts).
+  const selfCheckStarted = performance.now();
+  await selfCheckRender(dir);
+  console.log(`self-check render ${s(performance.now() - selfCheckStarted)}  (once, before the runs, as a render worker starts)`);
 
   for (let run = 1; run <= runs; run++) {
     // The encoder's limit is measured right before and after the render and averaged, so a

@@ -14,5 +14,6 @@ export {
 } from './media/fetch-media.ts';
 export { CompositionError, MediaError, QualityError, RenderError, type QualityCheck } from './errors.ts';
 export { checkRenderTools } from './tools.ts';
+export { selfCheckRender } from './self-check.ts';
 /** The encoder settings, for measuring the encoder alone with the same ones. */
 export { RGB_TO_BT709, X264, x264Args } from './encode/x264.ts';

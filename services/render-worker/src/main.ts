@@ -5,7 +5,7 @@ import { SWEEP_EVERY_MS, sweepUnstartedRenders, sweepWorkDir } from '@vp/activit
 import { createBlobStore } from '@vp/blobs';
 import { loadConfig, requireDatabaseUrl } from '@vp/config';
 import { createDb } from '@vp/db';
-import { checkRenderTools } from '@vp/render';
+import { checkRenderTools, selfCheckRender } from '@vp/render';
 import pino from 'pino';
 import { createRenderWorker, runRenderWorker } from './worker.ts';
 
@@ -16,6 +16,15 @@ const tools = await checkRenderTools().catch((error: unknown) => {
   log.fatal({ err: error }, 'the render tools are missing');
   process.exit(1);
 });
+// One render before taking work: a machine that cannot render (a font, an ffmpeg that fails,
+// a work folder it cannot write) says so here instead of failing productions' tries, and the
+// first production does not pay for what a process does once.
+const selfCheckStarted = performance.now();
+await selfCheckRender(config.render.workDir).catch((error: unknown) => {
+  log.fatal({ err: error, workDir: config.render.workDir }, 'the self-check render failed');
+  process.exit(1);
+});
+const selfCheckMs = Math.round(performance.now() - selfCheckStarted);
 const db = createDb(requireDatabaseUrl(config), { max: 4 });
 const connection = await NativeConnection.connect({ address: config.temporal.address ?? 'localhost:7233' });
 const blobs = createBlobStore(config.blobs);
@@ -36,7 +45,7 @@ keepRunning(() => sweepUnstartedRenders({ db, blobs, client, taskQueuePrefix: co
   onDone: (renderIds) => renderIds.length && log.info({ renderIds }, 'abandoned renders that were never started'),
   onError: (error) => log.warn({ err: error }, 'unstarted renders could not be swept; tried again later'),
 });
-log.info({ taskQueue: worker.options.taskQueue, concurrency: config.render.concurrency, blobStore: config.blobs.kind, tools }, 'render worker started');
+log.info({ taskQueue: worker.options.taskQueue, concurrency: config.render.concurrency, blobStore: config.blobs.kind, tools, selfCheckMs }, 'render worker started');
 await runRenderWorker(worker, stop.signal);
 await connection.close();
 await db.$disconnect();
