@@ -16,7 +16,7 @@ import { titlePainter } from './scenes/title.ts';
 
 type Phase = { role: 'in' | 'out' | 'hold'; kind: Transition['kind']; p: number };
 
-/** Past this share of the frame, redrawing piece by piece costs more than redrawing it all. */
+/** Past this share of the frame, a changed box is drawn as the whole frame: about even in cost there. */
 const FULL_REDRAW = 0.5;
 
 /**
@@ -30,8 +30,8 @@ export type FrameChange = { kind: 'none' } | { kind: 'full' } | { kind: 'area'; 
  * transition), then the chrome. Each frame is first recorded as a display list and compared
  * with the last one: an unchanged frame is not drawn at all; otherwise only the box around the
  * areas where the lists differ is drawn, in a canvas of its own (background, then the whole
- * list, which the canvas's edges cut to the box), unless they cover most of the frame, which is
- * then drawn whole into `canvas`. A scene's layers are made when it first appears and released
+ * list, which the canvas's edges cut to the box), unless the box covers most of the frame, which
+ * is then drawn whole into `canvas`. A scene's layers are made when it first appears and released
  * when it has gone: at most two scenes are held.
  */
 export class Compositor {
@@ -61,14 +61,14 @@ export class Compositor {
     const areas = previous && !whole ? this.clipToFrame(list.changedBounds(previous)) : null;
     if (areas && !areas.length) return { kind: 'none' };
     const { width, height } = this.plan.composition;
-    if (!areas || areas.reduce((sum, a) => sum + a.width * a.height, 0) > FULL_REDRAW * width * height) {
+    const area = areas && blockAligned(boundingBox(areas), width, height);
+    if (!area || area.width * area.height > FULL_REDRAW * width * height) {
       this.background.draw(this.ctx);
       list.replay(this.ctx);
       return { kind: 'full' };
     }
     // A canvas of its own, the size of the area: the frame's canvas would first copy all of its
     // pixels in the canvas library (it keeps them from the last read-back), ~2.3 ms a 1080p frame.
-    const area = blockAligned(boundingBox(areas), width, height);
     const canvas = createCanvas(area.width, area.height);
     const ctx = canvas.getContext('2d', { alpha: false });
     this.background.draw(ctx, area);
