@@ -8,9 +8,9 @@ import { releaseNow } from './release-buffer.ts';
  * The frame handed to the encoder, in I420, kept in step with the compositor at the least cost:
  * an unchanged frame sends the same buffer again, a frame drawn whole is read back from the
  * compositor's canvas and converted whole, and a frame that changed in one area is read back
- * from that area's canvas, converted there only, and the area's canvas emptied. Each read-back is freed at once (see
- * `releaseNow`). The buffer is only changed once the encoder has taken the previous frame from
- * it (`VideoEncoder.write` resolves when the pipe has it).
+ * from that area's canvas, converted there only, and that canvas emptied. Each read-back is
+ * freed at once (see `releaseNow`). The buffer is only changed once the encoder has taken the
+ * previous frame from it (`VideoEncoder.write` resolves when the pipe has it).
  */
 export class FramePixels {
   private readonly frame: I420Frame;
