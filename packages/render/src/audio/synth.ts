@@ -20,12 +20,14 @@ const PAD = wavetable([1, 0.25, 0.08]);
 const PAD_DETUNED = wavetable([1, 0.25]);
 const PLUCK = wavetable([1, 0.3]);
 
-/** The table's value `phase` cycles in, interpolated. */
+/** The table's value `phase` cycles in (0 or more), interpolated. */
 function lookup(table: Float32Array, phase: number): number {
-  const position = (phase - Math.floor(phase)) * TABLE_SIZE;
-  const index = Math.floor(position);
+  const position = phase * TABLE_SIZE;
+  const whole = Math.floor(position);
+  // The low bits of the whole part are the place in the cycle: TABLE_SIZE is a power of two.
+  const index = whole & (TABLE_SIZE - 1);
   const a = table[index] ?? 0;
-  return a + ((table[index + 1] ?? 0) - a) * (position - index);
+  return a + ((table[index + 1] ?? 0) - a) * (position - whole);
 }
 
 const KEYS: Record<Music['key'], number> = { C: 0, D: 2, E: 4, F: 5, G: 7, A: 9, B: 11 };
