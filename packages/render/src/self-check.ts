@@ -45,11 +45,11 @@ function selfCheckComposition() {
  * code grammar's compiling (TypeScript's here), V8 compiling the drawing code, the tools'
  * files coming into the page cache (~0.6 s of a first render on 2 cores).
  */
-export async function selfCheckRender(workDir: string, signal?: AbortSignal): Promise<RenderResult> {
+export async function selfCheckRender(workDir: string): Promise<RenderResult> {
   await mkdir(workDir, { recursive: true });
   const dir = await mkdtemp(join(workDir, 'self-check-'));
   try {
-    return await renderComposition(selfCheckComposition(), { outFile: join(dir, 'self-check.mp4'), workDir: dir, signal });
+    return await renderComposition(selfCheckComposition(), { outFile: join(dir, 'self-check.mp4'), workDir: dir });
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
