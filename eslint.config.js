@@ -14,6 +14,14 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
+    // The renderer loads the canvas library through one module, which configures its allocator first.
+    files: ['packages/render/src/**/*.ts'],
+    ignores: ['packages/render/src/canvas.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: '@napi-rs/canvas', message: "Import it from the renderer's canvas.ts." }] }],
+    },
+  },
+  {
     // Workflow code must stay deterministic and bundleable: no Node built-ins, no database.
     files: ['packages/workflows/src/**/*.ts'],
     ignores: ['packages/workflows/src/**/*.test.ts'],

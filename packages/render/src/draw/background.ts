@@ -1,4 +1,4 @@
-import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
+import type { Canvas, SKRSContext2D } from '../canvas.ts';
 import { withAlpha } from '../style/color.ts';
 import type { Layout, Rect } from './layout.ts';
 import { layer } from './shapes.ts';

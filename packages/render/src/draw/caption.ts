@@ -1,4 +1,4 @@
-import type { Canvas } from '@napi-rs/canvas';
+import type { Canvas } from '../canvas.ts';
 import { readableOn } from '../style/color.ts';
 import { easeInCubic, easeOutCubic, progress } from '../style/easing.ts';
 import { font } from '../style/fonts.ts';

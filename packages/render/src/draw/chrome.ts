@@ -1,4 +1,4 @@
-import type { Canvas } from '@napi-rs/canvas';
+import type { Canvas } from '../canvas.ts';
 import { font } from '../style/fonts.ts';
 import type { Surface } from './display-list.ts';
 import type { Layout } from './layout.ts';

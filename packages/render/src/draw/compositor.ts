@@ -1,4 +1,4 @@
-import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
+import { createCanvas, type Canvas, type SKRSContext2D } from '../canvas.ts';
 import { FPS } from '../composition/frame-size.ts';
 import type { Transition } from '../composition/schema.ts';
 import type { Assets } from '../media/assets.ts';

@@ -1,4 +1,4 @@
-import { createCanvas, type Canvas } from '@napi-rs/canvas';
+import { createCanvas, type Canvas } from '../canvas.ts';
 import { describe, expect, it } from 'vitest';
 import { DisplayList, drawAsRecording } from './display-list.ts';
 

@@ -1,4 +1,4 @@
-import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
+import type { Canvas, SKRSContext2D } from '../canvas.ts';
 import type { Rect } from './layout.ts';
 
 /**

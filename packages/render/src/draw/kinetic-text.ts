@@ -1,4 +1,4 @@
-import { createCanvas, type Canvas } from '@napi-rs/canvas';
+import { createCanvas, type Canvas } from '../canvas.ts';
 import { easeInCubic, easeOutCubic, progress } from '../style/easing.ts';
 import { font } from '../style/fonts.ts';
 import type { Surface } from './display-list.ts';

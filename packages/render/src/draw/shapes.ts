@@ -1,4 +1,4 @@
-import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
+import { createCanvas, type Canvas, type SKRSContext2D } from '../canvas.ts';
 import type { Surface } from './display-list.ts';
 import type { Rect } from './layout.ts';
 

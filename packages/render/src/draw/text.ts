@@ -1,4 +1,4 @@
-import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
+import { createCanvas, type SKRSContext2D } from '../canvas.ts';
 import { characters } from '../style/characters.ts';
 import { font } from '../style/fonts.ts';
 

@@ -1,4 +1,4 @@
-import type { Canvas } from '@napi-rs/canvas';
+import type { Canvas } from '../canvas.ts';
 import type { BrandStyle } from '../composition/schema.ts';
 import { isDark, legibleOn, mix } from '../style/color.ts';
 import { monoStack, sansStack } from '../style/fonts.ts';

@@ -1,4 +1,4 @@
-import { createCanvas, type Canvas } from '@napi-rs/canvas';
+import { createCanvas, type Canvas } from '../canvas.ts';
 import { describe, expect, it } from 'vitest';
 import { FramePixels } from './frame-pixels.ts';
 import { I420Frame } from './i420.ts';

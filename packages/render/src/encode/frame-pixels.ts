@@ -1,4 +1,4 @@
-import type { Canvas } from '@napi-rs/canvas';
+import type { Canvas } from '../canvas.ts';
 import type { FrameChange } from '../draw/compositor.ts';
 import type { Rect } from '../draw/layout.ts';
 import { I420Frame } from './i420.ts';

@@ -1,4 +1,4 @@
-import { createCanvas } from '@napi-rs/canvas';
+import { createCanvas } from '../canvas.ts';
 import { describe, expect, it } from 'vitest';
 import { releaseNow } from './release-buffer.ts';
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Canvas } from '@napi-rs/canvas';
+import type { Canvas } from '../canvas.ts';
 import type { Composition } from '../composition/schema.ts';
 import { layoutFor } from '../draw/layout.ts';
 import { checkVideo, decodeImage, isAnimatedGif, type MovingType, type VideoFile } from './decode.ts';

@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { createCanvas, loadImage, type Canvas } from '@napi-rs/canvas';
+import { createCanvas, loadImage, type Canvas } from '../canvas.ts';
 import { RenderError, type MediaError } from '../errors.ts';
 import { probe, type ProbeStream } from '../probe.ts';
 import { run } from '../process.ts';

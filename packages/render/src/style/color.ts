@@ -1,4 +1,4 @@
-import { createCanvas } from '@napi-rs/canvas';
+import { createCanvas } from '../canvas.ts';
 
 export type Rgb = { r: number; g: number; b: number };
 

@@ -1,4 +1,4 @@
-import { createCanvas } from '@napi-rs/canvas';
+import { createCanvas } from '../canvas.ts';
 import { describe, expect, it } from 'vitest';
 import { RENDER_FONTS } from '../system-packages.ts';
 import { font, monoStack, sansStack } from './fonts.ts';

@@ -1,4 +1,4 @@
-import { GlobalFonts } from '@napi-rs/canvas';
+import { GlobalFonts } from '../canvas.ts';
 
 /**
  * Installed with the packages of RENDER_FONTS (see system-packages.ts): DejaVu covers symbols

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createCanvas, type Canvas } from '@napi-rs/canvas';
+import { createCanvas, type Canvas } from '../canvas.ts';
 
 type Route = { status?: number; type?: string; body?: Buffer; headers?: Record<string, string>; delayMs?: number };
 

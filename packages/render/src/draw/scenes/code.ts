@@ -1,4 +1,4 @@
-import type { Canvas } from '@napi-rs/canvas';
+import type { Canvas } from '../../canvas.ts';
 import type { CodePlan } from '../../plan/code-plan.ts';
 import type { ScenePlan } from '../../plan/plan.ts';
 import { mix, readableOn, withAlpha } from '../../style/color.ts';

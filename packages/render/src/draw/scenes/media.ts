@@ -1,4 +1,4 @@
-import { createCanvas, ImageData, type Canvas } from '@napi-rs/canvas';
+import { createCanvas, ImageData, type Canvas } from '../../canvas.ts';
 import type { MediaPlacement } from '../../composition/schema.ts';
 import type { Assets } from '../../media/assets.ts';
 import { VideoFrames, type VideoInput } from '../../media/video-frames.ts';
