@@ -40,6 +40,21 @@ function failure(subject: MediaSubject, reason: string, details: string | null =
 }
 
 /**
+ * A picture is decoded at full size before it is scaled: up to 240 MB for the 60 million pixels
+ * allowed. Decodes take turns across the process, so the pictures of a brief (or of renders
+ * running side by side) never need their full size at once.
+ */
+let decoding: Promise<unknown> = Promise.resolve();
+function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  const turn = decoding.then(work);
+  decoding = turn.catch(() => {});
+  return turn;
+}
+
+/** An empty source frees a picture's decoded pixels now, not when V8 collects it (it does not know their size). */
+const NO_SOURCE = new Uint8Array(0);
+
+/**
  * Decodes a picture and scales it to fit `box`, once, so each frame draws a picture no larger
  * than it needs: a bitmap only ever down, an SVG (often a logo drawn at 24 × 24) up too, since
  * it is drawn from its vectors and stays sharp at any size.
@@ -53,21 +68,27 @@ export async function decodeImage(body: Buffer, type: SniffedType, subject: Medi
   const declared = imageDimensions(body, type);
   if (declared) tooLarge(declared);
   else if (type !== 'svg') throw failure(subject, damaged);
-  let image: Awaited<ReturnType<typeof loadImage>>;
-  try {
-    image = await loadImage(body);
-  } catch (error) {
-    throw failure(subject, damaged, String(error), error);
-  }
-  if (!image.width || !image.height) throw failure(subject, 'could not be decoded: it has no size');
-  if (type !== 'svg') tooLarge(image);
-  const fit = Math.min(box.width / image.width, box.height / image.height);
-  const scale = type === 'svg' ? fit : Math.min(1, fit);
-  const canvas = createCanvas(Math.max(1, Math.round(image.width * scale)), Math.max(1, Math.round(image.height * scale)));
-  const ctx = canvas.getContext('2d');
-  ctx.imageSmoothingQuality = 'high';
-  ctx.drawImage(image, 0, 0, canvas.width, canvas.height);
-  return canvas;
+  return inTurn(async () => {
+    let image: Awaited<ReturnType<typeof loadImage>>;
+    try {
+      image = await loadImage(body);
+    } catch (error) {
+      throw failure(subject, damaged, String(error), error);
+    }
+    try {
+      if (!image.width || !image.height) throw failure(subject, 'could not be decoded: it has no size');
+      if (type !== 'svg') tooLarge(image);
+      const fit = Math.min(box.width / image.width, box.height / image.height);
+      const scale = type === 'svg' ? fit : Math.min(1, fit);
+      const canvas = createCanvas(Math.max(1, Math.round(image.width * scale)), Math.max(1, Math.round(image.height * scale)));
+      const ctx = canvas.getContext('2d');
+      ctx.imageSmoothingQuality = 'high';
+      ctx.drawImage(image, 0, 0, canvas.width, canvas.height);
+      return canvas;
+    } finally {
+      image.src = NO_SOURCE;
+    }
+  });
 }
 
 /**
