@@ -56,6 +56,9 @@ describe('loadAssets', () => {
     const side = Math.round(640 * layoutFor(854, 480).unit);
     const svg = await loadAssets(withMedia('image', '/dashboard.png', '/icon.svg'), { fetchMedia: local, dir });
     expect([svg.logo?.width, svg.logo?.height]).toEqual([side, side]);
+    // Drawn before the decoded picture was let go.
+    const { data } = svg.logo!.getContext('2d').getImageData(0, 0, side, side);
+    expect(data.filter((_, i) => i % 4 === 3 && data[i]! > 0).length).toBeGreaterThan(side * side * 0.1);
     // As editors and icon sets write them: a prolog with a DOCTYPE, a licence before the drawing.
     for (const path of ['/illustrator.svg', '/licensed.svg']) {
       const logo = (await loadAssets(withMedia('image', '/dashboard.png', path), { fetchMedia: local, dir })).logo;
