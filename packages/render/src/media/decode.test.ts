@@ -9,12 +9,6 @@ import type { MediaSubject } from './fetch-media.ts';
 
 const MB = 1024 * 1024;
 
-/** Resident memory of this process, in bytes. */
-async function residentBytes(): Promise<number> {
-  const status = await readFile('/proc/self/status', 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]) * 1024;
-}
-
 /** A 60-megapixel photo's size, all red, as JPEG: small to download, 240 MB decoded. */
 async function largePhoto(): Promise<Buffer> {
   const dir = await mkdtemp(join(tmpdir(), 'vp-decode-'));
@@ -32,12 +26,12 @@ describe('decodeImage', () => {
     const photo = await largePhoto();
     const fullSize = 9000 * 6600 * 4;
     const subject = (i: number): MediaSubject => ({ id: `photo-${i}`, url: `https://example.com/${i}.jpg`, label: `The image 'Photo ${i}'` });
-    const before = await residentBytes();
+    const before = process.memoryUsage.rss();
     let peak = before;
-    const sampler = setInterval(() => void residentBytes().then((bytes) => { peak = Math.max(peak, bytes); }), 5);
+    const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage.rss()); }, 5);
     try {
       const pictures = await Promise.all([0, 1, 2].map((i) => decodeImage(photo, 'jpeg', subject(i), { width: 1200, height: 900 })));
-      peak = Math.max(peak, await residentBytes());
+      peak = Math.max(peak, process.memoryUsage.rss());
       for (const picture of pictures) {
         expect([picture.width, picture.height]).toEqual([1200, 880]);
         const [r = 0, g = 0, b = 0] = picture.getContext('2d').getImageData(600, 440, 1, 1).data;
