@@ -10,7 +10,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['packages/config/**', 'packages/devstack/**', 'scripts/**', '**/*.test.ts', 'packages/testing/**', '**/src/testing/**', 'bench/**'],
+    files: ['packages/config/**', 'packages/devstack/**', 'scripts/**', '**/*.test.ts', 'packages/testing/**', '**/src/testing/**', 'bench/**', 'e2e/**'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
