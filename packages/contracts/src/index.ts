@@ -8,3 +8,4 @@ export * from './temporal.ts';
 export * from './links.ts';
 export * from './webhooks.ts';
 export * from './renders.ts';
+export * from './domain.ts';

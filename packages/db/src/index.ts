@@ -8,3 +8,4 @@ export { WebhookDeliveryStatus, LinkEmailStatus } from './generated/enums.ts';
 export type { Project, ProjectVersion, Export, Render } from './generated/client.ts';
 export { ExportStatus, RenderStatus } from './generated/enums.ts';
 export * as keyset from './keyset.ts';
+export { isDataError, isUniqueViolation, lockFor, retryingDatabaseFailures, type DbOrTx, type Tx } from './transactions.ts';

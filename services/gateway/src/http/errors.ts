@@ -2,8 +2,9 @@ import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
-import { ApiError, type ErrorBody } from '@vp/contracts';
+import { ApiError, DomainError, type ErrorBody } from '@vp/contracts';
 import type { GatewayEnv } from '../env.ts';
+import { toApiError } from './domain-errors.ts';
 
 /** Every non-2xx body: `{ error, code?, issues? }`. */
 export function errorResponse(c: Context, status: ContentfulStatusCode, body: ErrorBody, headers: Record<string, string> = {}) {
@@ -24,7 +25,8 @@ export function validationHook(result: { success: boolean; error?: unknown; targ
 }
 
 /** Known failures keep their status and code; anything else is a 500 without its stack, logged with the request id. */
-export const onError: ErrorHandler<GatewayEnv> = (error, c) => {
+export const onError: ErrorHandler<GatewayEnv> = (thrown, c) => {
+  const error = thrown instanceof DomainError ? toApiError(thrown) : thrown;
   if (error instanceof ApiError) {
     const { message, code, issues } = error;
     return errorResponse(c, error.status, { error: message, ...(code ? { code } : {}), ...(issues ? { issues } : {}) }, error.headers);
