@@ -15,7 +15,7 @@ import { Brief } from '@vp/contracts';
 import { createDb } from '@vp/db';
 import { freePort } from '@vp/devstack';
 import { grant } from '@vp/ledger';
-import { createProduction } from '@vp/productions';
+import { insertProduction } from '@vp/productions';
 import { startBenchStack } from '../lib/stack.ts';
 import { goal, ms } from '../lib/stats.ts';
 
@@ -51,7 +51,7 @@ try {
   // One production to read; enough keys that the 120-a-minute limit per key never refuses.
   const { account, workspace } = await createAccount(db, { email: 'bench@example.test', name: 'Bench' });
   await grant(db, account.id, 1000);
-  const { production } = await createProduction(db, {
+  const { production } = await insertProduction(db, {
     workspace: await db.workspace.findUniqueOrThrow({ where: { id: workspace.id } }), createdBy: account.id,
     actor: { actor: 'key:bench', actorName: 'Bench' }, sourceKind: 'api', brief: Brief.parse({ intent: 'Benchmark me' }), greenlightMode: 'manual',
   });

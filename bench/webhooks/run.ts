@@ -19,8 +19,9 @@ import { createDb } from '@vp/db';
 import { grant } from '@vp/ledger';
 import { fetchPublic } from '@vp/net';
 import { createBuiltinWriter } from '@vp/pitch';
-import { createProduction } from '@vp/productions';
-import { createEndpoint, createSecretBox, deliveryBody, signedHeaders, webhookSettings, type StoredEventData } from '@vp/webhooks';
+import { insertProduction } from '@vp/productions';
+import { webhookWorkflows } from '@vp/temporal-client';
+import { insertEndpoint, createSecretBox, deliveryBody, signedHeaders, webhookSettings, type StoredEventData } from '@vp/webhooks';
 import { createWorkers, runWorkers } from '@vp/worker';
 import { startBenchStack } from '../lib/stack.ts';
 import { goal, ms, percentile, pool } from '../lib/stats.ts';
@@ -70,14 +71,15 @@ const { account, workspace } = await createAccount(db, { email: 'bench@example.t
 await grant(db, account.id, 10_000_000);
 await db.workspace.update({ where: { id: workspace.id }, data: { pitchCap: 1_000_000 } });
 const box = createSecretBox(settings.serverKey);
-const endpoints = await Promise.all(urls.map((url) => createEndpoint(db, box, { workspaceId: workspace.id, url })));
+const endpoints = await Promise.all(urls.map((url) => insertEndpoint(db, box, { workspaceId: workspace.id, url })));
 
 // The stage change: the production step activity (decline), publishing through the outbox as the worker's does.
-const events = createEventPublisher({ db, client, eagerStart: true, settings, taskQueuePrefix: config.temporal.taskQueuePrefix, mail: false });
-const steps = createProductionActivities({ db, writer: createBuiltinWriter(), events });
+const deliveries = webhookWorkflows(client, { taskQueuePrefix: config.temporal.taskQueuePrefix, ...settings, eager: true });
+const events = createEventPublisher({ db, deliveries, settings });
+const steps = createProductionActivities({ db, writer: createBuiltinWriter(), events, appUrl: config.appUrl, linkSecret: settings.linkSecret });
 const ws = await db.workspace.findUniqueOrThrow({ where: { id: workspace.id } });
 async function newProduction(): Promise<string> {
-  const { production } = await createProduction(db, {
+  const { production } = await insertProduction(db, {
     workspace: ws, createdBy: account.id, actor: { actor: 'system', actorName: null }, sourceKind: 'api', greenlightMode: 'manual',
     brief: Brief.parse({ intent: 'Announce faster exports in release 2.4', context: 'Exports are now twice as fast thanks to a streaming encoder.' }),
   });

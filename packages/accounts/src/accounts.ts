@@ -1,4 +1,4 @@
-import { canWrite, type Role } from '@vp/contracts';
+import { canWrite, DomainError, type Role } from '@vp/contracts';
 import type { Db } from '@vp/db';
 
 /** An account always comes with its personal workspace, which it owns. */
@@ -59,3 +59,18 @@ export async function workspaceAccess(db: Db, accountId: string, workspaceId?: s
     canWrite: canWrite(membership.role),
   };
 }
+
+/**
+ * The caller's access to the workspace a command targets (personal when none is named):
+ * `not_found` when not a member (never revealing that it exists), `forbidden` for a write
+ * with view-only access.
+ */
+export async function requireWorkspace(db: Db, accountId: string, workspaceId: string | undefined, options: { write: boolean }): Promise<WorkspaceAccess> {
+  const access = await workspaceAccess(db, accountId, workspaceId);
+  if (!access) throw new DomainError('not_found', 'Workspace not found.');
+  if (options.write && !access.canWrite) throw viewOnly();
+  return access;
+}
+
+/** A write refused to a viewer (spec: 403 `forbidden`). */
+export const viewOnly = () => new DomainError('forbidden', 'You have view-only access to this workspace.');

@@ -1,4 +1,4 @@
-export { createProductionActivities, type ProductionActivityDeps } from './productions.ts';
+export { createProductionActivities, type ProductionActivityDeps } from './productions/index.ts';
 export { createEventPublisher, type EventPublisher, type EventPublisherDeps } from './publish.ts';
 export { createWebhookActivities, type WebhookActivityDeps } from './webhooks.ts';
 export { sendLinkEmails, type LinkEmailDeps } from './link-emails.ts';

@@ -20,6 +20,8 @@ export type LinkEmailDeps = {
    */
   heartbeat?: () => void;
   heartbeatEveryMs?: number;
+  /** Aborted once the pitch was answered (its workflow stops the sending): nobody else is sent the links. */
+  signal?: AbortSignal;
 };
 
 /**
@@ -48,6 +50,7 @@ export async function sendLinkEmails(deps: LinkEmailDeps, input: { productionId:
   let sent = 0;
   const failures: string[] = [];
   for (const { account } of production.workspace.memberships) {
+    if (deps.signal?.aborted) break;
     deps.heartbeat?.();
     const email = account.email.toLowerCase();
     const key = { productionId: input.productionId, pitchVersion: input.pitchVersion, email };

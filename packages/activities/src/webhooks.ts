@@ -1,11 +1,10 @@
 import { Context } from '@temporalio/activity';
-import type { Client } from '@temporalio/client';
 import { ATTEMPT_MARGIN_MS } from '@vp/contracts';
 import type { Db } from '@vp/db';
 import type { Mailer } from '@vp/mail';
+import type { WebhookWorkflows } from '@vp/temporal-client';
 import { attemptDelivery, overdueDeliveries, secretBoxFor, unattemptedDeliveries, type AttemptDeps, type WebhookSettings } from '@vp/webhooks';
 import type { WebhookActivities } from '@vp/workflows/webhook-definitions';
-import { restartWebhookDelivery, startWebhookDelivery } from '@vp/workflows/webhook-start';
 import { sendLinkEmails } from './link-emails.ts';
 
 export type WebhookActivityDeps = {
@@ -15,8 +14,8 @@ export type WebhookActivityDeps = {
   mailer: Mailer | null;
   /** Tests only: trust a self-signed receiver, resolve names a scripted way. */
   transport?: AttemptDeps['transport'];
-  /** The outbox sweep: starts deliveries never attempted after `afterMs`, with this client. */
-  sweep: { client: Client; taskQueuePrefix: string; afterMs: number };
+  /** The outbox sweep: starts deliveries never attempted after `afterMs`. */
+  sweep: { deliveries: WebhookWorkflows; afterMs: number };
 };
 
 /** Activities of the webhooks task queue. The secret is opened here, never passed through a workflow. */
@@ -27,17 +26,17 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
     async sweepDeliveries() {
       // Switched off on this server, deliveries are held: nothing to start for them.
       if (!deps.settings.enabled) return { started: 0, restarted: 0 };
-      const { client, taskQueuePrefix, afterMs } = deps.sweep;
-      const settings = { taskQueuePrefix, ...deps.settings };
+      const { deliveries, afterMs } = deps.sweep;
       const ids = await unattemptedDeliveries(deps.db, new Date(Date.now() - afterMs));
       // One at a time: a sweep is rare and small, and never worth a burst of starts on the server.
-      for (const id of ids) await startWebhookDelivery(client, id, settings);
+      for (const id of ids) await deliveries.startDelivery(id);
       // Overdue past an attempt's whole time as well: a running workflow would have made it by then.
       const overdue = await overdueDeliveries(deps.db, new Date(Date.now() - afterMs - deps.settings.timeoutMs - ATTEMPT_MARGIN_MS));
       let restarted = 0;
-      for (const { id, nextAttempt } of overdue) if (await restartWebhookDelivery(client, id, nextAttempt, settings)) restarted++;
+      for (const { id, nextAttempt } of overdue) if (await deliveries.restartDelivery(id, nextAttempt)) restarted++;
       return { started: ids.length, restarted };
     },
+    // For the link-e-mail workflows started before pitch e-mails became an activity of the production workflow.
     async sendLinkEmails(input) {
       if (!deps.mailer) return { sent: 0 };
       const context = Context.current();

@@ -25,6 +25,9 @@ const Env = z.object({
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE_PREFIX: z.string().default(''),
   TEMPORAL_CLI_PATH: optional,
+  // How long a caller waits for a production's answer to greenlight, comment, decline or cancel;
+  // past it the caller is told to read the production before trying again (503).
+  TEMPORAL_UPDATE_DEADLINE_MS: z.coerce.number().int().min(100).default(20_000),
   DATA_DIR: z.string().default('.data'),
   // Ports of the embedded services `pnpm dev` runs.
   DEV_POSTGRES_PORT: int(54329),
@@ -146,6 +149,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       namespace: e.TEMPORAL_NAMESPACE,
       taskQueuePrefix: e.TEMPORAL_TASK_QUEUE_PREFIX,
       cliPath: e.TEMPORAL_CLI_PATH,
+      updateDeadlineMs: e.TEMPORAL_UPDATE_DEADLINE_MS,
     },
     dataDir: e.DATA_DIR,
     devStack: { postgresPort: e.DEV_POSTGRES_PORT, temporalPort: e.DEV_TEMPORAL_PORT, temporalUiPort: e.DEV_TEMPORAL_UI_PORT },

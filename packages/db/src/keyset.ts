@@ -1,4 +1,4 @@
-import { ApiError } from '@vp/contracts';
+import { DomainError } from '@vp/contracts';
 
 /**
  * Newest-first pages over (createdAt, id), ties broken by id: an opaque cursor holding the last
@@ -17,7 +17,7 @@ export function encodeCursor(row: Position): string {
 export function startOf(cursor: string | undefined): Position | null {
   if (!cursor) return null;
   const position = decodeCursor(cursor);
-  if (!position) throw ApiError.invalid('cursor', 'The cursor is not one this list gave.');
+  if (!position) throw DomainError.invalid('cursor', 'The cursor is not one this list gave.');
   return position;
 }
 

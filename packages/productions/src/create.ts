@@ -1,21 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError, creditsFor, type Brief, type GreenlightMode, type Origin } from '@vp/contracts';
-import { Prisma, type Db, type Production as ProductionRow } from '@vp/db';
-import { balance } from '@vp/ledger';
-import { pitchesUsed, secondsToNextMonth } from './usage.ts';
+import type { Brief, GreenlightMode, Origin, SourceKind } from '@vp/contracts';
+import { isUniqueViolation, Prisma, type Db, type Production as ProductionRow } from '@vp/db';
+import { requirePitchAllowance, type Workspace } from './allowance.ts';
 
-export type CreateInput = {
-  workspace: { id: string; ownerId: string; pitchCap: number };
+export type NewProduction = {
+  workspace: Workspace;
   createdBy: string;
+  /** The timeline's actor of the `created` entry, resolved (see namedActor). */
   actor: { actor: string; actorName: string | null };
-  sourceKind: 'api' | 'app' | 'mcp';
+  sourceKind: SourceKind;
   brief: Brief;
   greenlightMode: GreenlightMode;
   externalId?: string;
   origin?: Origin;
 };
 
-export type CreateResult = { production: ProductionRow; replayed: boolean };
+export type Inserted = { production: ProductionRow; replayed: boolean };
 
 /** The production an earlier create with this externalId made (per creator and workspace). */
 export function findByExternalId(db: Db, input: { createdBy: string; workspaceId: string; externalId: string }) {
@@ -25,12 +25,11 @@ export function findByExternalId(db: Db, input: { createdBy: string; workspaceId
 }
 
 /**
- * Creates the row a production workflow starts from, with its `created` timeline entry.
- * Refuses (and creates nothing) when the owner's credits cannot pay for the video or the
- * workspace's monthly pitch cap is reached. A repeated externalId replays the original,
- * also when the duplicates race each other.
+ * The row a production workflow starts from, with its `created` timeline entry. Refuses (and
+ * inserts nothing) when the rule for writing a pitch refuses it (credits, the pitch cap). A
+ * repeated externalId replays the original, also when the duplicates race each other.
  */
-export async function createProduction(db: Db, input: CreateInput): Promise<CreateResult> {
+export async function insertProduction(db: Db, input: NewProduction): Promise<Inserted> {
   const key = input.externalId ? { createdBy: input.createdBy, workspaceId: input.workspace.id, externalId: input.externalId } : null;
   if (key) {
     const existing = await findByExternalId(db, key);
@@ -38,19 +37,7 @@ export async function createProduction(db: Db, input: CreateInput): Promise<Crea
   }
   try {
     const production = await db.$transaction(async (tx) => {
-      // One create at a time per workspace, so concurrent creates cannot overrun the cap.
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'pitch-cap:' + input.workspace.id}))`;
-      const needed = creditsFor(input.brief.format.durationMs);
-      const available = await balance(tx, input.workspace.ownerId);
-      if (available < needed) {
-        throw new ApiError(402, `This video needs ${needed} credits; the workspace owner has ${available}.`, 'credits');
-      }
-      const used = await pitchesUsed(tx, input.workspace.id);
-      if (used >= input.workspace.pitchCap) {
-        throw new ApiError(429, `This workspace has used its ${input.workspace.pitchCap} pitches for this month.`, 'cap', {
-          'Retry-After': String(secondsToNextMonth()),
-        });
-      }
+      await requirePitchAllowance(tx, input.workspace, input.brief.format.durationMs);
       const id = randomUUID();
       const row = await tx.production.create({
         data: {
@@ -79,7 +66,7 @@ export async function createProduction(db: Db, input: CreateInput): Promise<Crea
     return { production, replayed: false };
   } catch (error) {
     // A concurrent duplicate won the unique (creator, workspace, externalId): replay it.
-    if (key && error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
+    if (key && isUniqueViolation(error)) {
       const existing = await findByExternalId(db, key);
       if (existing) return { production: existing, replayed: true };
     }

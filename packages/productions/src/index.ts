@@ -4,3 +4,7 @@ export * from './steps.ts';
 export * from './usage.ts';
 export * from './queries.ts';
 export * from './visible.ts';
+export * from './allowance.ts';
+export * from './commands.ts';
+export * from './reads.ts';
+export * from './link-answers.ts';

@@ -1,12 +1,12 @@
 import { describe, expect } from 'vitest';
 import { Brief } from '@vp/contracts';
 import { seedAccount, test } from '@vp/testing';
-import { applyStep, createProduction, findProduction, listProductions, toProduction } from './index.ts';
+import { applyStep, insertProduction, findProduction, listProductions, toProduction } from './index.ts';
 
 describe('a production read with its pitch', () => {
   test('shows the current version while the next one is written, or after a cancel overtook it', async ({ database: { db } }) => {
     const { account, workspace } = await seedAccount(db, { credits: 100 });
-    const { production } = await createProduction(db, {
+    const { production } = await insertProduction(db, {
       workspace: await db.workspace.findUniqueOrThrow({ where: { id: workspace.id } }), createdBy: account.id,
       actor: { actor: 'key:k', actorName: 'K' }, sourceKind: 'api', greenlightMode: 'manual',
       brief: Brief.parse({ intent: 'Read me' }),

@@ -1,13 +1,13 @@
 import { describe, expect } from 'vitest';
 import { Brief } from '@vp/contracts';
 import { seedAccount, test } from '@vp/testing';
-import { applyStep, createProduction, findProductionFor } from './index.ts';
+import { applyStep, insertProduction, findProductionFor } from './index.ts';
 
 describe('findProductionFor', () => {
   test('reads what Prisma reads — row, current pitch, timeline — plus the caller\'s role', async ({ database: { db } }) => {
     const { account, workspace } = await seedAccount(db, { credits: 100 });
     const stranger = await seedAccount(db);
-    const { production } = await createProduction(db, {
+    const { production } = await insertProduction(db, {
       workspace: await db.workspace.findUniqueOrThrow({ where: { id: workspace.id } }), createdBy: account.id,
       actor: { actor: 'key:k', actorName: 'K' }, sourceKind: 'api', greenlightMode: 'manual', externalId: 'x-1',
       brief: Brief.parse({ intent: 'Read me' }), origin: { provider: 'github', label: 'acme', url: null, ref: null, requestedBy: null },

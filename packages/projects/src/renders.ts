@@ -77,7 +77,29 @@ export async function findUnconfirmedRenders(db: Db, before: Date, limit: number
   });
 }
 
-/** The render's workflow has started: the sweep looks at it no more. */
-export async function confirmRenderStarted(db: Db, id: string): Promise<void> {
-  await db.render.updateMany({ where: { id, startConfirmedAt: null }, data: { startConfirmedAt: new Date() } });
+/**
+ * The render's workflow has started: from now on it alone writes the render (the gateway gives up
+ * only on a render no workflow has claimed), and the sweep looks at it no more. False when the
+ * render had already ended: given up before any workflow claimed it.
+ */
+export async function confirmRenderStarted(db: Db, id: string): Promise<boolean> {
+  await db.render.updateMany({ where: { id, startConfirmedAt: null, status: { in: ['queued', 'rendering'] } }, data: { startConfirmedAt: new Date() } });
+  return (await db.render.count({ where: { id, startConfirmedAt: { not: null }, status: { in: ['queued', 'rendering', 'done'] } } })) > 0;
+}
+
+/**
+ * Fails a render that no workflow has claimed (its start failed, or its answer was lost): the
+ * one write of a render outside its workflow, and only before the workflow's first word.
+ * Whether it is given up now.
+ */
+export async function giveUpUnclaimedRender(db: Db, id: string): Promise<boolean> {
+  const { count } = await db.render.updateMany({ where: { id, status: 'queued', startConfirmedAt: null }, data: { status: 'failed', error: RENDER_NOT_STARTED } });
+  return count > 0;
+}
+
+/** The blob key of a finished render's video; null for a render unknown or not done. */
+export async function finishedRenderVideo(db: Db, id: string): Promise<string | null> {
+  const row = await db.render.findUnique({ where: { id }, select: { status: true, exportId: true } });
+  if (row?.status !== 'done') return null;
+  return (await db.export.findUnique({ where: { id: row.exportId }, select: { videoKey: true } }))?.videoKey ?? null;
 }

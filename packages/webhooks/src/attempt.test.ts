@@ -7,7 +7,7 @@ import type { Resolver } from '@vp/net';
 import { attemptDelivery, storedResponseBody, type AttemptDeps } from './attempt.ts';
 import { claimAttempt, endDelivery, recordFailure } from './attempt-store.ts';
 import { createPing } from './deliveries.ts';
-import { createEndpoint, deleteEndpoint, resealSecrets, rollSecret, updateEndpoint } from './endpoints.ts';
+import { insertEndpoint, markEndpointDeleted, resealSecrets, rotateSecret, saveEndpointChanges } from './endpoints.ts';
 import { createSecretBox } from './secret.ts';
 import type { WebhookSettings } from './settings.ts';
 import { startReceiver, type Receiver } from './testing/receiver.ts';
@@ -33,7 +33,7 @@ const it = test.extend('deps', async ({ database }) => {
 
 async function endpointAt(db: Db, url = receiver.url) {
   const { workspace } = await seedAccount(db);
-  return createEndpoint(db, box, { workspaceId: workspace.id, url });
+  return insertEndpoint(db, box, { workspaceId: workspace.id, url });
 }
 
 async function pingTo(db: Db, url?: string) {
@@ -180,9 +180,9 @@ describe('a delivery attempt', () => {
 
   it('is not made for a deleted or switched-off endpoint', async ({ deps }) => {
     const a = await pingTo(deps.db);
-    await deleteEndpoint(deps.db, a.endpoint.id);
+    await markEndpointDeleted(deps.db, a.endpoint.id);
     const b = await pingTo(deps.db);
-    await updateEndpoint(deps.db, b.endpoint, { enabled: false });
+    await saveEndpointChanges(deps.db, b.endpoint, { enabled: false });
     for (const { delivery } of [a, b]) {
       expect(await attemptDelivery(deps, { deliveryId: delivery.id, attempt: 1, retryInMs: 50 })).toEqual({ done: true });
     }
@@ -235,7 +235,7 @@ describe('an attempt whose two runs overlap (a worker cut off from Temporal, a l
     const slow = attemptDelivery(deps, first);
     await vi.waitFor(() => expect(receiver.received).toHaveLength(1));
     // While it waits for its answer, the endpoint is switched off and the other run ends the delivery.
-    await updateEndpoint(deps.db, endpoint, { enabled: false });
+    await saveEndpointChanges(deps.db, endpoint, { enabled: false });
     expect(await attemptDelivery(deps, first)).toEqual({ done: true });
     await slow;
     expect(await deliveryRow(deps.db, delivery.id)).toMatchObject({
@@ -293,7 +293,7 @@ describe('a delivery this server cannot sign', () => {
 describe('rotating the server key (WEBHOOK_SECRET_KEY_PREVIOUS, then admin webhooks reseal)', () => {
   it('keeps every endpoint signing while both keys open its secrets, and reseals them all with the new one', async ({ deps }) => {
     const { endpoint, secret, delivery } = await pingTo(deps.db);
-    await rollSecret(deps.db, box, endpoint);
+    await rotateSecret(deps.db, box, endpoint);
     const newKey = 'the-new-webhook-secret-key-0123456789abcd';
     const rotating = createSecretBox(newKey, [settings.serverKey]);
     expect(await attemptDelivery({ ...deps, box: rotating }, { deliveryId: delivery.id, attempt: 1, retryInMs: 50 })).toEqual({ done: true });
@@ -402,20 +402,20 @@ describe('an endpoint', () => {
     });
 
     // A PATCH that read the endpoint just before it was switched off still switches it back on.
-    const reenabled = await updateEndpoint(deps.db, readByPatch, { enabled: true });
+    const reenabled = await saveEndpointChanges(deps.db, readByPatch, { enabled: true });
     expect(reenabled).toMatchObject({ enabled: true, disabledReason: null, consecutiveFailures: 0, failingSince: null });
     await fail(70);
     receiver.respondWith(() => ({ status: 204 }));
     await fail(71);
     expect(await endpointRow(deps.db, endpoint.id)).toMatchObject({ enabled: true, consecutiveFailures: 0, failingSince: null });
     // One deleted meanwhile stays off.
-    await deleteEndpoint(deps.db, endpoint.id);
-    expect(await updateEndpoint(deps.db, readByPatch, { enabled: true })).toMatchObject({ enabled: false, disabledReason: 'Deleted.' });
+    await markEndpointDeleted(deps.db, endpoint.id);
+    expect(await saveEndpointChanges(deps.db, readByPatch, { enabled: true })).toMatchObject({ enabled: false, disabledReason: 'Deleted.' });
   });
 
   it('signs with both secrets for the overlap after a roll, then with the new one only', async ({ deps }) => {
     const { row: endpoint, secret: old } = await endpointAt(deps.db);
-    const { secret: rolled } = await rollSecret(deps.db, box, endpoint);
+    const { secret: rolled } = await rotateSecret(deps.db, box, endpoint);
     const first = await createPing(deps.db, endpoint, settings.appUrl);
     await attemptDelivery(deps, { deliveryId: first.id, attempt: 1, retryInMs: 50 });
     const header = receiver.received[0]!.headers['service-signature'] as string;

@@ -28,7 +28,7 @@ export function toDelivery(row: DeliveryWithEvent): WebhookDelivery {
 }
 
 /** An endpoint's deliveries, newest first (ties by id), with a cursor to the next page. */
-export async function listDeliveries(db: Db, endpointId: string, page: { limit: number; cursor?: string }) {
+export async function queryDeliveries(db: Db, endpointId: string, page: { limit: number; cursor?: string }) {
   const after = keyset.startOf(page.cursor);
   const rows = await db.webhookDelivery.findMany({
     where: {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import {
-  ApiError, DEFAULT_EVENT_TYPES, SECRET_OVERLAP_MS, WEBHOOK_ENDPOINT_LIMIT,
+  DEFAULT_EVENT_TYPES, DomainError, SECRET_OVERLAP_MS, WEBHOOK_ENDPOINT_LIMIT,
   type SubscribableEventType, type WebhookEndpoint,
 } from '@vp/contracts';
-import { keyset, type Db, type WebhookEndpoint as EndpointRow } from '@vp/db';
+import { keyset, lockFor, type Db, type WebhookEndpoint as EndpointRow } from '@vp/db';
 import { generateSecret, type SecretBox } from './secret.ts';
 
 export function toEndpoint(row: EndpointRow): WebhookEndpoint {
@@ -25,7 +25,7 @@ export function toEndpoint(row: EndpointRow): WebhookEndpoint {
 }
 
 /** Creates an endpoint with a new secret (returned once). 409 `limit` past 10 per workspace, also under concurrency. */
-export async function createEndpoint(
+export async function insertEndpoint(
   db: Db,
   box: SecretBox,
   input: { workspaceId: string; url: string; description?: string | null; events?: SubscribableEventType[] },
@@ -33,10 +33,10 @@ export async function createEndpoint(
   const id = randomUUID();
   const secret = generateSecret();
   const row = await db.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'webhook-endpoints:' + input.workspaceId}))`;
+    await lockFor(tx, `webhook-endpoints:${input.workspaceId}`);
     const count = await tx.webhookEndpoint.count({ where: { workspaceId: input.workspaceId, deletedAt: null } });
     if (count >= WEBHOOK_ENDPOINT_LIMIT) {
-      throw new ApiError(409, `A workspace may have ${WEBHOOK_ENDPOINT_LIMIT} webhook endpoints; delete one first.`, 'limit');
+      throw new DomainError('limit', `A workspace may have ${WEBHOOK_ENDPOINT_LIMIT} webhook endpoints; delete one first.`);
     }
     return tx.webhookEndpoint.create({
       data: {
@@ -53,7 +53,7 @@ export async function createEndpoint(
 }
 
 /** A workspace's endpoints, newest first (ties by id), as every list (DECISIONS: Lists). */
-export async function listEndpoints(db: Db, workspaceId: string, page: { limit: number; cursor?: string }) {
+export async function queryEndpoints(db: Db, workspaceId: string, page: { limit: number; cursor?: string }) {
   const rows = await db.webhookEndpoint.findMany({
     where: { workspaceId, deletedAt: null, ...keyset.after(keyset.startOf(page.cursor)) },
     orderBy: keyset.newestFirst,
@@ -72,7 +72,7 @@ export function findEndpoint(db: Db, id: string) {
  * by hand records why. Both are decided on the row as it is under its lock, not as the caller
  * read it: a delivery may have switched it off in between.
  */
-export function updateEndpoint(
+export function saveEndpointChanges(
   db: Db,
   row: Pick<EndpointRow, 'id'>,
   patch: { url?: string; description?: string | null; events?: SubscribableEventType[]; enabled?: boolean },
@@ -97,12 +97,12 @@ export function updateEndpoint(
 }
 
 /** Soft delete: nothing more is sent, and links minted for it answer 403 `revoked`. */
-export function deleteEndpoint(db: Db, id: string, now = new Date()) {
+export function markEndpointDeleted(db: Db, id: string, now = new Date()) {
   return db.webhookEndpoint.update({ where: { id }, data: { deletedAt: now, enabled: false, disabledReason: 'Deleted.' } });
 }
 
 /** A new secret; the current one becomes the previous and keeps signing for 24 hours. */
-export async function rollSecret(db: Db, box: SecretBox, row: EndpointRow, now = new Date()): Promise<{ row: EndpointRow; secret: string }> {
+export async function rotateSecret(db: Db, box: SecretBox, row: EndpointRow, now = new Date()): Promise<{ row: EndpointRow; secret: string }> {
   const secret = generateSecret();
   const updated = await db.$transaction(async (tx) => {
     // Two rolls at once: the second sees the first's secret as the previous one.

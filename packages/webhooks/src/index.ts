@@ -1,7 +1,7 @@
 export { attemptDelivery, storedResponseBody, type AttemptDeps, type AttemptInput, type AttemptResult } from './attempt.ts';
-export { createPing, createRedelivery, findDelivery, listDeliveries, toDelivery, type DeliveryWithEvent } from './deliveries.ts';
+export { createPing, createRedelivery, findDelivery, queryDeliveries, toDelivery, type DeliveryWithEvent } from './deliveries.ts';
 export {
-  createEndpoint, deleteEndpoint, findEndpoint, listEndpoints, resealSecrets, rollSecret, signingSecrets, toEndpoint, updateEndpoint,
+  insertEndpoint, markEndpointDeleted, findEndpoint, queryEndpoints, resealSecrets, rotateSecret, signingSecrets, toEndpoint, saveEndpointChanges,
 } from './endpoints.ts';
 export { overdueDeliveries, pendingDeliveriesOf, recordEvent, unattemptedDeliveries } from './outbox.ts';
 export { deliveryBody, pingEventData, productionEventData, statusSentence, type EventRecord, type StoredEventData } from './payload.ts';
@@ -11,3 +11,4 @@ export { createSecretBox, generateSecret, type SecretBox } from './secret.ts';
 export { secretBoxFor, webhookSettings, type WebhookSettings } from './settings.ts';
 export { signedHeaders } from './signing.ts';
 export { checkEndpointUrl, type UrlCheck } from './url.ts';
+export * from './commands.ts';

@@ -2,7 +2,7 @@ import { describe, expect } from 'vitest';
 import { sqlPool, type Db } from '@vp/db';
 import { seedAccount, test } from '@vp/testing';
 import { createPing } from './deliveries.ts';
-import { createEndpoint } from './endpoints.ts';
+import { insertEndpoint } from './endpoints.ts';
 import { PRUNE_STATEMENTS, pruneDeliveryLog } from './retention.ts';
 import { createSecretBox } from './secret.ts';
 
@@ -12,7 +12,7 @@ const DAY = 24 * 60 * 60 * 1000;
 /** A ping to a new endpoint, recorded `daysAgo` days ago and left `status`. */
 async function pingFrom(db: Db, daysAgo: number, status: 'pending' | 'succeeded' | 'exhausted') {
   const { workspace } = await seedAccount(db);
-  const { row } = await createEndpoint(db, box, { workspaceId: workspace.id, url: 'https://hooks.example.com/in' });
+  const { row } = await insertEndpoint(db, box, { workspaceId: workspace.id, url: 'https://hooks.example.com/in' });
   const delivery = await createPing(db, row, 'https://app.example.com');
   const createdAt = new Date(Date.now() - daysAgo * DAY);
   await db.webhookDelivery.update({ where: { id: delivery.id }, data: { status, createdAt } });

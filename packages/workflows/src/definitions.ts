@@ -1,11 +1,13 @@
-import { defineQuery, defineUpdate, type RetryPolicy } from '@temporalio/workflow';
-import type { Delivery, Stage } from '@vp/contracts';
+import { defineQuery, defineSignal, defineUpdate, type RetryPolicy } from '@temporalio/workflow';
+import type { ActorId, Phase, Stage } from '@vp/contracts';
 import { PRODUCTION_GONE } from '@vp/contracts/temporal';
 
-/** Who acts: `user:<id>`, `key:<id>`, `email:<address>`, `webhook:<endpointId>`, `auto`, `system`. */
-export type ActorRef = { actor: string; actorName: string | null };
-/** The service itself, as a timeline's actor (DECISIONS: timeline actors `system`). */
-export const SYSTEM_ACTOR: ActorRef = { actor: 'system', actorName: 'Video Production Service' };
+/**
+ * Who acts, as an Update carries it: an id (ActorId), which the step that records the action
+ * resolves into the timeline's actor and a name. Histories written before ids alone were
+ * carried hold the resolved actor and its name (`actorName`); steps accept both.
+ */
+export type ActorRef = { actor: ActorId | string; actorName?: string | null };
 
 export type GreenlightArgs = ActorRef & { pitchVersion?: number };
 export type CommentArgs = ActorRef & { comment: string; pitchVersion?: number };
@@ -24,8 +26,19 @@ export const cancelUpdate = defineUpdate<void, [CancelArgs]>('cancel');
 export type ProductionState = { stage: Stage; pitchVersion: number; revisionsLeft: number };
 export const stateQuery = defineQuery<ProductionState>('state');
 
-/** Refusal types, each the `code` of the API error it becomes. */
-export const REFUSALS = { stage: 'stage', credits: 'credits', revisions: 'revisions', cap: 'cap' } as const;
+/**
+ * A try of the render farm reports a phase it reached (`phase: null`: the try failed and another
+ * follows). The production workflow records it; a report from a try older than one already
+ * heard from is dropped.
+ */
+export type RenderProgress = { attempt: number; phase: Phase | null; startedAt: string };
+export const renderProgressSignal = defineSignal<[RenderProgress]>('renderProgress');
+
+/**
+ * Refusal types, each the `code` of the domain error it becomes. `invalid`: the database refused
+ * the data of an action (text it cannot store): nothing changed, and the next valid action is taken.
+ */
+export const REFUSALS = { stage: 'stage', credits: 'credits', revisions: 'revisions', cap: 'cap', invalid: 'invalid' } as const;
 export type Refusal = keyof typeof REFUSALS;
 
 export type ProductionWorkflowInput = {
@@ -52,18 +65,30 @@ export interface ProductionActivities {
   showPitch(input: { productionId: string; version: number }): Promise<StepOutcome>;
   greenlight(input: ActorRef & { productionId: string; pitchVersion: number; projectId: string; mode: 'manual' | 'auto' }): Promise<StepOutcome | Refused>;
   recordComment(input: ActorRef & { productionId: string; pitchVersion: number; comment: string }): Promise<StepOutcome | Refused>;
-  decline(input: ActorRef & { productionId: string; reason: string | null }): Promise<StepOutcome>;
-  cancel(input: ActorRef & { productionId: string; reason: string | null }): Promise<StepOutcome>;
+  decline(input: ActorRef & { productionId: string; reason: string | null }): Promise<StepOutcome | Refused>;
+  cancel(input: ActorRef & { productionId: string; reason: string | null }): Promise<StepOutcome | Refused>;
   startMaking(input: { productionId: string }): Promise<StepOutcome>;
-  deliver(input: { productionId: string; delivery: Delivery }): Promise<StepOutcome>;
+  /**
+   * A render try's report: the queue status and a timeline note (published as
+   * `production.progress`), and the stage move the workflow decided, if any.
+   */
+  recordProgress(input: { productionId: string; attempt: number; maxAttempts: number; phase: Phase | null; startedAt: string; stage: 'making' | 'exporting' | null }): Promise<StepOutcome>;
+  /** Delivers the video of export `exportId` (histories before it carried the delivery itself). */
+  deliver(input: { productionId: string; exportId?: string; delivery?: unknown }): Promise<StepOutcome>;
   fail(input: { productionId: string; error: string }): Promise<StepOutcome>;
+  /**
+   * E-mails a pitch version's greenlight links to each owner and editor not yet sent them; sends
+   * nothing once the pitch was answered. Reports each recipient by heartbeat.
+   */
+  emailPitchLinks(input: { productionId: string; pitchVersion: number }): Promise<{ sent: number }>;
 }
 
 /**
  * Retries of a step (a short database transaction run as a local activity): until it passes.
  * Its failures are ours (the database away), and giving up would record a wrong outcome: a shown
- * pitch failed, a made video refunded, a failure never written. All but one: a production that
- * does not exist will not come to exist, and its workflow ends, failed.
+ * pitch failed, a made video refunded, a failure never written. All but two: a production that
+ * does not exist will not come to exist, and its workflow ends, failed; and data the database
+ * refuses (a step's activity fails it for good, as a refusal) will be refused again.
  */
 export const STEP_RETRY: RetryPolicy = { initialInterval: '1 second', maximumInterval: '10 seconds', nonRetryableErrorTypes: [PRODUCTION_GONE] };
 
@@ -71,13 +96,13 @@ export const STEP_RETRY: RetryPolicy = { initialInterval: '1 second', maximumInt
 export const RENDER_TRIES = 3;
 
 /**
- * The render farm's activity, on its own task queue. It reports phases by heartbeat
- * (and into the read model), moves the production to `exporting` when it exports,
- * and returns the delivery. Retried 3 times, then the production fails.
+ * The render farm's activity, on its own task queue. It reports phases by heartbeat and to the
+ * production's workflow (`renderProgressSignal`), which records them. Retried 3 times, then the
+ * production fails.
  */
 export interface RenderFarmActivities {
-  /** `exportId`: the delivery's export, the same for every try. */
-  makeVideo(input: { productionId: string; projectId: string; exportId: string }): Promise<{ delivery: Delivery }>;
+  /** `exportId`: the delivery's export, the same for every try. Histories before it returned the delivery. */
+  makeVideo(input: { productionId: string; projectId: string; exportId: string }): Promise<unknown>;
   /** A one-call render: its images become a project, rendered into its export. */
   renderImages(input: { renderId: string }): Promise<void>;
   /** Renders a stored project version again (a re-export from the project page). */

@@ -4,7 +4,7 @@ import { describe, expect } from 'vitest';
 import { authenticateApiKey } from '@vp/accounts';
 import { balance } from '@vp/ledger';
 import { seedAccount, test, testConfig } from '@vp/testing';
-import { createEndpoint, createSecretBox } from '@vp/webhooks';
+import { insertEndpoint, createSecretBox } from '@vp/webhooks';
 import type { Db } from '@vp/db';
 import { runCli } from './cli.ts';
 
@@ -126,7 +126,7 @@ describe('admin webhooks reseal', () => {
     const oldKey = 'the-old-webhook-secret-key-0123456789abcd';
     const newKey = 'the-new-webhook-secret-key-0123456789abcd';
     const { workspace } = await seedAccount(db);
-    const { row, secret } = await createEndpoint(db, createSecretBox(oldKey), { workspaceId: workspace.id, url: 'https://hooks.example.com/in' });
+    const { row, secret } = await insertEndpoint(db, createSecretBox(oldKey), { workspaceId: workspace.id, url: 'https://hooks.example.com/in' });
     const rotating = { WEBHOOK_SECRET_KEY: newKey, WEBHOOK_SECRET_KEY_PREVIOUS: oldKey };
     const run = await adminWith(db, rotating, 'webhooks', 'reseal', '--json');
     expect(run.code, run.stderr).toBe(0);
@@ -134,7 +134,7 @@ describe('admin webhooks reseal', () => {
     const sealed = (await db.webhookEndpoint.findUniqueOrThrow({ where: { id: row.id } })).secretEncrypted;
     expect(createSecretBox(newKey).open(sealed, row.id)).toBe(secret);
     // Without the previous key, a secret sealed with another is named, and the exit code says so.
-    await createEndpoint(db, createSecretBox(oldKey), { workspaceId: workspace.id, url: 'https://hooks.example.com/other' });
+    await insertEndpoint(db, createSecretBox(oldKey), { workspaceId: workspace.id, url: 'https://hooks.example.com/other' });
     const stuck = await adminWith(db, { WEBHOOK_SECRET_KEY: newKey }, 'webhooks', 'reseal');
     expect(stuck.code).toBe(1);
     expect(stuck.stderr).toMatch(/secrets neither key opens/);

@@ -1,9 +1,9 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { createMiddleware } from 'hono/factory';
 import { methodNotAllowed } from 'hono/method-not-allowed';
-import { createBlobStore } from '@vp/blobs';
 import { guard } from './auth/guard.ts';
 import type { GatewayDeps, GatewayEnv } from './env.ts';
+import { gatewayDomain } from './domain.ts';
 import { healthRoutes } from './health.ts';
 import { closeAfterUnreadBody, limitBody, requireJsonBody } from './http/body.ts';
 import { errorResponse, notFound, onError, validationHook } from './http/errors.ts';
@@ -11,12 +11,12 @@ import { requestContext } from './http/request-context.ts';
 import { notStored, securityHeaders } from './http/security-headers.ts';
 import { keyRoutes } from './keys/routes.ts';
 import { publishOpenApi } from './openapi.ts';
+import { requireLinks } from '@vp/productions';
+import { requireWebhooks } from '@vp/webhooks';
 import { productionRoutes } from './productions/routes.ts';
 import { linkPageRefusals, linkPageRoutes } from './links/page-routes.ts';
 import { linkRoutes } from './links/routes.ts';
-import { requireLinks } from './links/service.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
-import { requireWebhooks } from './webhooks/service.ts';
 import { deliveryRoutes } from './delivery/routes.ts';
 import { renderRoutes, renderVideoRoutes } from './renders/routes.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limit/fixed-window.ts';
@@ -46,24 +46,25 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
   // The key and the rate limit first: a caller without a key gets its 401 (or 429) before a byte of
   // its body is read, and only authorised callers get as far as the body limits.
   app.use(guard(deps, limiter));
+  const domain = gatewayDomain(deps);
   // A feature switched off on this server answers 503 whatever was sent: before any body check.
-  app.use('/v1/webhooks/*', checkFirst(() => requireWebhooks(deps.config)));
-  app.use('/production-links/*', checkFirst(() => requireLinks(deps.config)));
+  app.use('/v1/webhooks/*', checkFirst(() => requireWebhooks(domain.webhooks.settings)));
+  app.use('/production-links/*', checkFirst(() => requireLinks(domain.links)));
   app.use(limitBody(deps.config.http.bodyLimitBytes, { except: (path) => NON_JSON_BODIES(path) || path === BRIEFS }));
   app.use(BRIEFS, limitBody(deps.config.http.briefBodyLimitBytes));
   app.use('/v1/*', requireJsonBody({ except: NON_JSON_BODIES }));
   app.use('/production-links/*', requireJsonBody());
 
   app.route('/', healthRoutes(deps));
-  app.route('/v1/productions', productionRoutes<GatewayEnv>({ ...deps, caller: (c) => c.var.principal }));
-  app.route('/v1/webhooks', webhookRoutes<GatewayEnv>({ ...deps, caller: (c) => c.var.principal }));
+  app.route('/v1/productions', productionRoutes<GatewayEnv>({ ...domain.productions, caller: (c) => c.var.principal }));
+  app.route('/v1/webhooks', webhookRoutes<GatewayEnv>({ ...domain.webhooks, caller: (c) => c.var.principal }));
   app.route('/v1/keys', keyRoutes<GatewayEnv>({ db: deps.db, caller: (c) => c.var.principal }));
-  app.route('/production-links', linkRoutes<GatewayEnv>(deps));
-  app.route('/go', linkPageRoutes(deps));
-  const blobs = deps.blobs ?? createBlobStore(deps.config.blobs);
-  app.route('/v1/renders', renderRoutes<GatewayEnv>({ ...deps, blobs, caller: (c) => c.var.principal, receivedAt: (c) => c.var.receivedAt }));
-  app.route('/', renderVideoRoutes({ ...deps, blobs }));
-  app.route('/', deliveryRoutes({ ...deps, blobs }));
+  app.route('/production-links', linkRoutes<GatewayEnv>(domain.links));
+  app.route('/go', linkPageRoutes(domain.links));
+  const renders = { ...domain.renders, config: deps.config };
+  app.route('/v1/renders', renderRoutes<GatewayEnv>({ ...renders, caller: (c) => c.var.principal, receivedAt: (c) => c.var.receivedAt }));
+  app.route('/', renderVideoRoutes(renders));
+  app.route('/', deliveryRoutes({ ...deps, renders: domain.renders }));
   publishOpenApi(app, deps.config.baseUrl);
   return app;
 }

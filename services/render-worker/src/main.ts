@@ -6,6 +6,7 @@ import { createBlobStore } from '@vp/blobs';
 import { loadConfig, requireDatabaseUrl } from '@vp/config';
 import { createDb } from '@vp/db';
 import { checkRenderTools, selfCheckRender } from '@vp/render';
+import { renderFarmWorkflows } from '@vp/temporal-client';
 import pino from 'pino';
 import { createRenderWorker, runRenderWorker } from './worker.ts';
 
@@ -40,7 +41,8 @@ keepRunning(() => sweepWorkDir(config.render.workDir), {
   onDone: (names) => names.length && log.info({ workDir: config.render.workDir, swept: names }, 'removed render work a killed worker left'),
   onError: (error) => log.warn({ err: error, workDir: config.render.workDir }, 'the render work folder could not be swept'),
 });
-keepRunning(() => sweepUnstartedRenders({ db, blobs, client, taskQueuePrefix: config.temporal.taskQueuePrefix }), {
+const workflows = renderFarmWorkflows(client, { taskQueuePrefix: config.temporal.taskQueuePrefix, heartbeatTimeoutMs: config.render.heartbeatTimeoutMs });
+keepRunning(() => sweepUnstartedRenders({ db, blobs, workflows }), {
   everyMs: SWEEP_EVERY_MS, signal: stop.signal,
   onDone: (renderIds) => renderIds.length && log.info({ renderIds }, 'abandoned renders that were never started'),
   onError: (error) => log.warn({ err: error }, 'unstarted renders could not be swept; tried again later'),

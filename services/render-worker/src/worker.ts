@@ -1,12 +1,11 @@
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import { createEventPublisher } from '@vp/activities';
 import { createRenderFarmActivities } from '@vp/activities/render-farm';
 import type { BlobStore } from '@vp/blobs';
 import type { Config } from '@vp/config';
 import { taskQueue } from '@vp/contracts';
 import type { Db } from '@vp/db';
-import { webhookSettings } from '@vp/webhooks';
+import { productionWorkflows, productionWorkflowSettings } from '@vp/temporal-client';
 import { workflowsPath } from '@vp/workflows/path';
 
 export type RenderWorkerDeps = {
@@ -25,16 +24,15 @@ export type RenderWorkerDeps = {
 export async function createRenderWorker(deps: RenderWorkerDeps): Promise<Worker> {
   const { config } = deps;
   const client = new Client({ connection: deps.connection, namespace: config.temporal.namespace });
-  const events = createEventPublisher({
-    db: deps.db, client, settings: webhookSettings(config), taskQueuePrefix: config.temporal.taskQueuePrefix, mail: false,
-  });
+  // Renders report their phases to their production's workflow, which records them.
+  const { reportProgress } = productionWorkflows(client, productionWorkflowSettings(config));
   return Worker.create({
     connection: deps.connection,
     namespace: config.temporal.namespace,
     taskQueue: taskQueue('render', config.temporal.taskQueuePrefix),
     ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath }),
     activities: createRenderFarmActivities({
-      db: deps.db, blobs: deps.blobs, events, workDir: config.render.workDir, stallMs: config.render.stallMs,
+      db: deps.db, blobs: deps.blobs, reportProgress, workDir: config.render.workDir, stallMs: config.render.stallMs,
       appUrl: config.appUrl, allowPrivateUrls: config.allowPrivateUrls,
     }),
     maxConcurrentActivityTaskExecutions: config.render.concurrency,

@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, inject } from 'vitest';
-import { Brief } from '@vp/contracts';
+import { Brief, workflowIds } from '@vp/contracts';
 import { balance } from '@vp/ledger';
 import { createBuiltinWriter } from '@vp/pitch';
-import { createProduction } from '@vp/productions';
+import { insertProduction } from '@vp/productions';
+import { productionWorkflows, productionWorkflowSettings } from '@vp/temporal-client';
 import { connectTemporal, seedAccount, test, testConfig, waitFor } from '@vp/testing';
 import { greenlightUpdate } from '@vp/workflows/definitions';
-import { productionWorkflowStart } from '@vp/workflows/start';
 import { createWorkers, runWorkers } from './worker.ts';
 
 const CRASHING_WORKER = fileURLToPath(new URL('./testing/crashing-worker.ts', import.meta.url));
@@ -17,7 +17,7 @@ describe('a worker killed mid-step', () => {
     const temporal = await connectTemporal();
     const config = testConfig(database.url, { PRODUCTION_STEP_TIMEOUT_MS: '2000' });
     const { account, workspace } = await seedAccount(database.db, { credits: 100 });
-    const { production } = await createProduction(database.db, {
+    const { production } = await insertProduction(database.db, {
       workspace: await database.db.workspace.findUniqueOrThrow({ where: { id: workspace.id } }),
       createdBy: account.id, actor: { actor: 'key:test', actorName: 'Test' }, sourceKind: 'api',
       brief: Brief.parse({ intent: 'Announce faster exports', format: { durationMs: 10_000 } }), greenlightMode: 'manual',
@@ -33,9 +33,8 @@ describe('a worker killed mid-step', () => {
     const died = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
     await waitFor(() => output.join('').includes('ready'), { what: 'the crashing worker', timeoutMs: 30_000 });
 
-    const handle = await temporal.client.workflow.start('productionWorkflow', productionWorkflowStart({
-      productionId: production.id, greenlightMode: 'manual', taskQueuePrefix: config.temporal.taskQueuePrefix, stepTimeoutMs: config.worker.stepTimeoutMs,
-    }));
+    await productionWorkflows(temporal.client, productionWorkflowSettings(config)).start({ productionId: production.id, greenlightMode: 'manual' });
+    const handle = temporal.client.workflow.getHandle(workflowIds.production(production.id));
     await waitFor(async () => (await database.db.production.findUniqueOrThrow({ where: { id: production.id } })).stage === 'pitch_ready');
     const greenlit = handle.executeUpdate(greenlightUpdate, { args: [{ actor: 'key:test', actorName: 'Test' }] });
     expect(await died).toBe('SIGKILL');

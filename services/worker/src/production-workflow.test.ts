@@ -7,10 +7,10 @@ import { balance, grant } from '@vp/ledger';
 import type { Mailer, MailMessage } from '@vp/mail';
 import { createBuiltinWriter, createOpenAiWriter } from '@vp/pitch';
 import { startChatServer } from '@vp/pitch/testing';
-import { createProduction } from '@vp/productions';
+import { insertProduction } from '@vp/productions';
+import { productionWorkflows, productionWorkflowSettings } from '@vp/temporal-client';
 import { failWrites, seedAccount, test, testConfig, waitFor } from '@vp/testing';
-import { cancelUpdate, commentUpdate, declineUpdate, greenlightUpdate, type ActorRef } from '@vp/workflows/definitions';
-import { productionWorkflowStart } from '@vp/workflows/start';
+import { cancelUpdate, commentUpdate, declineUpdate, greenlightUpdate } from '@vp/workflows/definitions';
 import { startTestWorkers } from './testing/test-workers.ts';
 
 /** The link e-mails the workers send. */
@@ -31,7 +31,7 @@ const BRIEF: BriefInput = {
   code: [{ path: 'src/export/encoder.ts', source: 'export function encode() {}\n', status: 'modified', additions: 40, deletions: 12, score: 0.9 }],
   format: { durationMs: 10_000 },
 };
-const ME: ActorRef = { actor: 'key:test', actorName: 'Test User' };
+const ME = { actor: 'key:test', actorName: 'Test User' };
 
 async function startProduction(
   env: Env,
@@ -39,16 +39,13 @@ async function startProduction(
 ) {
   const seeded = await seedAccount(env.db, { credits: options.credits ?? 100 });
   const workspace = await env.db.workspace.findUniqueOrThrow({ where: { id: seeded.workspace.id } });
-  const { production } = await createProduction(env.db, {
+  const { production } = await insertProduction(env.db, {
     workspace, createdBy: seeded.account.id, actor: ME, sourceKind: 'api',
     brief: Brief.parse(options.brief ?? BRIEF), greenlightMode: options.mode ?? 'manual',
   });
   await options.beforeStart?.(production.id);
-  const start = productionWorkflowStart({
-    productionId: production.id, greenlightMode: options.mode ?? 'manual',
-    taskQueuePrefix: env.config.temporal.taskQueuePrefix, stepTimeoutMs: env.config.worker.stepTimeoutMs,
-  });
-  const handle = await env.client.workflow.start('productionWorkflow', start);
+  await productionWorkflows(env.client, productionWorkflowSettings(env.config)).start({ productionId: production.id, greenlightMode: options.mode ?? 'manual' });
+  const handle = env.client.workflow.getHandle(workflowIds.production(production.id));
   return { ...seeded, id: production.id, handle };
 }
 
@@ -310,7 +307,7 @@ describe('the production workflow', () => {
     const p = await startProduction(env);
     await reachStage(env.db, p.id, 'pitch_ready');
     const { createProductionActivities } = await import('@vp/activities');
-    const acts = createProductionActivities({ db: env.db, writer: createBuiltinWriter() });
+    const acts = createProductionActivities({ db: env.db, writer: createBuiltinWriter(), appUrl: env.config.appUrl, linkSecret: env.config.secrets.links });
     const input = { productionId: p.id, pitchVersion: 1, projectId: crypto.randomUUID(), mode: 'manual' as const, ...ME };
     expect(await acts.greenlight(input)).toEqual({ applied: true });
     expect(await acts.greenlight(input)).toEqual({ applied: true }); // a retry after a lost reply

@@ -8,14 +8,13 @@ import type { Db } from '@vp/db';
 import { readLinkToken } from '@vp/links';
 import { RecipientRefused, type Mailer, type MailMessage } from '@vp/mail';
 import { createBuiltinWriter } from '@vp/pitch';
-import { createProduction } from '@vp/productions';
+import { insertProduction } from '@vp/productions';
+import { productionWorkflows, productionWorkflowSettings, webhookWorkflows } from '@vp/temporal-client';
 import { failWrites, seedAccount, test, testConfig, waitFor } from '@vp/testing';
 import { verifyWebhook } from '@vp/webhook-verify';
-import { createEndpoint, createPing, createSecretBox, webhookSettings, type SecretBox } from '@vp/webhooks';
+import { insertEndpoint, createPing, createSecretBox, webhookSettings, type SecretBox } from '@vp/webhooks';
 import { startReceiver, type Answer, type Receiver } from '@vp/webhooks/testing';
 import { greenlightUpdate } from '@vp/workflows/definitions';
-import { productionWorkflowStart } from '@vp/workflows/start';
-import { ensureOutboxSweep, startWebhookDelivery } from '@vp/workflows/webhook-start';
 import { startTestWorkers } from './testing/test-workers.ts';
 
 // Short values for the policy: retries after 200 ms and 400 ms, 500 ms to answer, off after 3 failures.
@@ -37,6 +36,9 @@ afterAll(() => receiver.close());
 
 type Env = { config: ReturnType<typeof testConfig>; client: Client; db: Db; box: SecretBox };
 
+/** The delivery workflows on this file's task queues. */
+const deliveriesOf = (env: Env) => webhookWorkflows(env.client, { taskQueuePrefix: env.config.temporal.taskQueuePrefix, ...env.config.webhooks });
+
 const it = test.extend('env', { scope: 'file' }, async ({ database }, { onCleanup }): Promise<Env> => {
   const { config, client, close } = await startTestWorkers(database, { env: POLICY, mailer, webhookTransport: { ca: receiver.ca } });
   onCleanup(close);
@@ -50,14 +52,14 @@ let paths = 0;
 
 async function endpoint(env: Env, workspaceId: string, options: { events?: SubscribableEventType[]; enabled?: boolean } = {}) {
   const path = `/hook-${++paths}`;
-  const { row, secret } = await createEndpoint(env.db, env.box, { workspaceId, url: `https://localhost:${receiver.port}${path}`, events: options.events });
+  const { row, secret } = await insertEndpoint(env.db, env.box, { workspaceId, url: `https://localhost:${receiver.port}${path}`, events: options.events });
   if (options.enabled === false) await env.db.webhookEndpoint.update({ where: { id: row.id }, data: { enabled: false } });
   return { id: row.id, secret, path };
 }
 
 async function production(env: Env, workspace: { id: string }, accountId: string) {
   const ws = await env.db.workspace.findUniqueOrThrow({ where: { id: workspace.id } });
-  const { production: row } = await createProduction(env.db, {
+  const { production: row } = await insertProduction(env.db, {
     workspace: ws, createdBy: accountId, actor: { actor: 'key:test', actorName: 'Test' }, sourceKind: 'api', greenlightMode: 'manual',
     brief: Brief.parse({
       intent: 'Announce faster exports in release 2.4',
@@ -65,9 +67,8 @@ async function production(env: Env, workspace: { id: string }, accountId: string
       code: [{ path: 'src/export/encoder.ts', source: 'export function encode() { /* the secret sauce */ }\n', status: 'modified', additions: 40, score: 0.9 }],
     }),
   });
-  const handle = await env.client.workflow.start('productionWorkflow', productionWorkflowStart({
-    productionId: row.id, greenlightMode: 'manual', taskQueuePrefix: env.config.temporal.taskQueuePrefix, stepTimeoutMs: env.config.worker.stepTimeoutMs,
-  }));
+  await productionWorkflows(env.client, productionWorkflowSettings(env.config)).start({ productionId: row.id, greenlightMode: 'manual' });
+  const handle = env.client.workflow.getHandle(workflowIds.production(row.id));
   return { id: row.id, handle };
 }
 
@@ -112,9 +113,9 @@ describe('publishing (spec: Events)', () => {
 
     // The decline step, run twice as Temporal would retry it after a lost reply.
     let dispatches = 0;
-    const real = createEventPublisher({ db: env.db, client: env.client, settings: webhookSettings(env.config), taskQueuePrefix: env.config.temporal.taskQueuePrefix, mail: false });
+    const real = createEventPublisher({ db: env.db, deliveries: deliveriesOf(env), settings: webhookSettings(env.config) });
     const lossy = { ...real, dispatch: async (...args: Parameters<typeof real.dispatch>) => { if (dispatches++ > 0) await real.dispatch(...args); } };
-    const activities = createProductionActivities({ db: env.db, writer: createBuiltinWriter(), events: lossy });
+    const activities = createProductionActivities({ db: env.db, writer: createBuiltinWriter(), events: lossy, appUrl: env.config.appUrl, linkSecret: env.config.secrets.links });
     const input = { productionId: p.id, reason: 'Not this release', actor: 'key:test', actorName: 'Test' };
     expect(await activities.decline(input)).toEqual({ applied: true }); // committed; its dispatch is lost
     expect(await activities.decline(input)).toEqual({ applied: true }); // the retry dispatches
@@ -132,9 +133,9 @@ describe('publishing (spec: Events)', () => {
     await waitFor(() => at(hook.path).length === 1);
 
     // The decline step commits its event, and no start ever follows (the worker died right after).
-    const real = createEventPublisher({ db: env.db, client: env.client, settings: webhookSettings(env.config), taskQueuePrefix: env.config.temporal.taskQueuePrefix, mail: false });
+    const real = createEventPublisher({ db: env.db, deliveries: deliveriesOf(env), settings: webhookSettings(env.config) });
     const lost = { ...real, dispatch: async () => {} };
-    const activities = createProductionActivities({ db: env.db, writer: createBuiltinWriter(), events: lost });
+    const activities = createProductionActivities({ db: env.db, writer: createBuiltinWriter(), events: lost, appUrl: env.config.appUrl, linkSecret: env.config.secrets.links });
     expect(await activities.decline({ productionId: p.id, reason: 'Not this release', actor: 'key:test', actorName: 'Test' })).toEqual({ applied: true });
     await waitFor(() => at(hook.path).length === 2, { what: 'the declined event, started by the sweep', timeoutMs: 15_000 });
     expect(typesAt(hook.path)).toEqual(['production.pitch_ready', 'production.declined']);
@@ -144,14 +145,15 @@ describe('publishing (spec: Events)', () => {
   });
 
   it('keeps one sweep schedule at the configured interval, and removes it when the interval becomes 0 (no sweep)', async ({ env }) => {
-    const settings = { taskQueuePrefix: `sweep-${Date.now()}`, intervalMs: 60_000 };
-    const schedule = env.client.schedule.getHandle(workflowIds.outboxSweep(settings.taskQueuePrefix));
-    await ensureOutboxSweep(env.client, settings);
-    await ensureOutboxSweep(env.client, { ...settings, intervalMs: 30_000 });
+    const taskQueuePrefix = `sweep-${Date.now()}`;
+    const schedule = env.client.schedule.getHandle(workflowIds.outboxSweep(taskQueuePrefix));
+    const { ensureOutboxSweep } = webhookWorkflows(env.client, { ...env.config.webhooks, taskQueuePrefix });
+    await ensureOutboxSweep(60_000);
+    await ensureOutboxSweep(30_000);
     expect((await schedule.describe()).spec.intervals).toMatchObject([{ every: 30_000 }]);
-    await ensureOutboxSweep(env.client, { ...settings, intervalMs: 0 });
+    await ensureOutboxSweep(0);
     await expect(schedule.describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);
-    await ensureOutboxSweep(env.client, { ...settings, intervalMs: 0 });
+    await ensureOutboxSweep(0);
   });
 
   it('e-mails the pitch to each owner and editor once, with links of their own; viewers get none', async ({ env }) => {
@@ -170,8 +172,7 @@ describe('publishing (spec: Events)', () => {
       expect(readLinkToken(env.config.secrets.links, link[1]!)).toMatchObject({ productionId: p.id, pitchVersion: 1, recipient: { kind: 'email', email: message.to } });
     }
     // Each try reports every recipient: one silent for 2 minutes is retried; a long list has 30.
-    const history = await env.client.workflow.getHandle(workflowIds.linkEmails(p.id, 1)).fetchHistory();
-    const scheduled = history.events!.find((event) => event.activityTaskScheduledEventAttributes)!.activityTaskScheduledEventAttributes!;
+    const scheduled = (await pitchEmailsSent(env, p.id)).activityTaskScheduledEventAttributes!;
     expect([tsToMs(scheduled.heartbeatTimeout), tsToMs(scheduled.startToCloseTimeout)]).toEqual([120_000, 1_800_000]);
     // Sending again (a retried activity) sends nothing new.
     expect(await sendLinkEmails(linkEmailDeps(env, mailer, 2), { productionId: p.id, pitchVersion: 1 })).toEqual({ sent: 0 });
@@ -187,8 +188,8 @@ describe('publishing (spec: Events)', () => {
     await failWrites(env.db, { table: 'link_emails', on: 'UPDATE', when: `NEW.email = '${editor.email.toLowerCase()}' AND NEW.status = 'sent'` });
     const p = await production(env, workspace, account.id);
     await waitFor(() => mail.some((m) => m.to === editor.email && m.text.includes(p.id)), { what: 'the editor\'s e-mail' });
-    // The e-mails' workflow ends once its retry has found nothing left to send.
-    await env.client.workflow.getHandle(workflowIds.linkEmails(p.id, 1)).result();
+    // The e-mails' activity ends once its retry has found nothing left to send.
+    await pitchEmailsSent(env, p.id);
     expect(mail.filter((m) => m.text.includes(p.id)).map((m) => m.to).sort()).toEqual([account.email, editor.email].sort());
   }, 60_000);
 
@@ -271,13 +272,23 @@ describe('publishing (spec: Events)', () => {
   });
 });
 
-/** A production whose pitch was e-mailed to its owner, the e-mails' workflow over. */
+/** A production whose pitch was e-mailed to its owner, the e-mails' activity over. */
 async function pitchEmailed(env: Env) {
   const { account, workspace } = await seedAccount(env.db, { credits: 100 });
   const p = await production(env, workspace, account.id);
   await waitFor(() => mail.some((m) => m.to === account.email && m.text.includes(p.id)), { what: 'the owner\'s e-mail' });
-  await env.client.workflow.getHandle(workflowIds.linkEmails(p.id, 1)).result();
+  await pitchEmailsSent(env, p.id);
   return { account, workspace, p, input: { productionId: p.id, pitchVersion: 1 } };
+}
+
+/** The pitch e-mails' activity of a production's workflow, once it has completed: its scheduling event. */
+async function pitchEmailsSent(env: Env, productionId: string) {
+  return waitFor(async () => {
+    const events = (await env.client.workflow.getHandle(workflowIds.production(productionId)).fetchHistory()).events ?? [];
+    const scheduled = events.find((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'emailPitchLinks');
+    const completed = scheduled && events.some((event) => String(event.activityTaskCompletedEventAttributes?.scheduledEventId ?? '') === String(scheduled.eventId));
+    return completed && scheduled;
+  }, { what: 'the pitch e-mails sent' });
 }
 
 /** An editor joins the workspace after its pitch was e-mailed. */
@@ -299,7 +310,7 @@ describe('the delivery workflow (spec: Receiver answer and retries)', () => {
     const row = await env.db.webhookEndpoint.findUniqueOrThrow({ where: { id: hook.id } });
     answers.set(hook.path, answer);
     const delivery = await createPing(env.db, row, env.config.appUrl);
-    await startWebhookDelivery(env.client, delivery.id, { taskQueuePrefix: env.config.temporal.taskQueuePrefix, ...env.config.webhooks });
+    await deliveriesOf(env).startDelivery(delivery.id);
     return { hook, delivery };
   }
   const deliveryOf = (env: Env, id: string) => env.db.webhookDelivery.findUniqueOrThrow({ where: { id } });
@@ -311,11 +322,10 @@ describe('the delivery workflow (spec: Receiver answer and retries)', () => {
     const hook = await endpoint(env, workspace.id);
     const delivery = await createPing(env.db, await env.db.webhookEndpoint.findUniqueOrThrow({ where: { id: hook.id } }), env.config.appUrl);
     // Never attempted, it is what the outbox sweep starts; with the switch off it starts nothing.
-    const sweep = { client: env.client, taskQueuePrefix: off.config.temporal.taskQueuePrefix, afterMs: 0 };
-    const offActivities = createWebhookActivities({ db: env.db, settings: webhookSettings(off.config), mailer: null, sweep });
+    const offDeliveries = webhookWorkflows(env.client, { taskQueuePrefix: off.config.temporal.taskQueuePrefix, ...off.config.webhooks });
+    const offActivities = createWebhookActivities({ db: env.db, settings: webhookSettings(off.config), mailer: null, sweep: { deliveries: offDeliveries, afterMs: 0 } });
     expect(await offActivities.sweepDeliveries()).toEqual({ started: 0, restarted: 0 });
-    const start = { taskQueuePrefix: off.config.temporal.taskQueuePrefix, ...off.config.webhooks };
-    await startWebhookDelivery(env.client, delivery.id, start);
+    await offDeliveries.startDelivery(delivery.id);
     try {
       await waitFor(async () => (await deliveryOf(env, delivery.id)).lastError?.includes('switched off on this server'), { what: 'the hold' });
       await new Promise((resolve) => setTimeout(resolve, 1000)); // several checks of the switch (every 200 ms)
@@ -382,7 +392,7 @@ describe('the delivery workflow (spec: Receiver answer and retries)', () => {
   it('never delivers an event again once it succeeded, even if its workflow is started again', async ({ env }) => {
     const { hook, delivery } = await pingThrough(env, () => ({ status: 200 }));
     await waitFor(async () => (await deliveryOf(env, delivery.id)).status === 'succeeded');
-    await startWebhookDelivery(env.client, delivery.id, { taskQueuePrefix: env.config.temporal.taskQueuePrefix, ...env.config.webhooks });
+    await deliveriesOf(env).startDelivery(delivery.id);
     // Even a new run under the same id (past Temporal's own duplicate check) finds the delivery done.
     const run = await env.client.workflow.start('webhookDeliveryWorkflow', {
       workflowId: `${workflowIds.webhookDelivery(delivery.id)}-again`, taskQueue: taskQueue('webhooks', env.config.temporal.taskQueuePrefix),

@@ -6,9 +6,9 @@ import { taskQueue } from '@vp/contracts';
 import type { Db } from '@vp/db';
 import { mailerFromConfig, type Mailer } from '@vp/mail';
 import type { PitchWriter } from '@vp/pitch';
+import { webhookWorkflows } from '@vp/temporal-client';
 import { webhookSettings } from '@vp/webhooks';
 import { workflowsPath } from '@vp/workflows/path';
-import { ensureOutboxSweep } from '@vp/workflows/webhook-start';
 
 export type WorkerDeps = {
   config: Config;
@@ -29,15 +29,21 @@ export async function createWorkers(deps: WorkerDeps): Promise<Worker[]> {
   const workflows = deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath };
   const settings = webhookSettings(config);
   const mailer = deps.mailer === undefined ? mailerFromConfig(config) : deps.mailer;
-  // Steps start their webhook deliveries through the worker's own connection.
+  // Steps start their webhook deliveries through the worker's own connection, eagerly: the
+  // delivery's first workflow task comes back with its start and runs on this worker.
   const client = new Client({ connection: deps.connection, namespace: config.temporal.namespace });
-  const events = createEventPublisher({ db: deps.db, client, eagerStart: true, settings, taskQueuePrefix: config.temporal.taskQueuePrefix, mail: mailer !== null });
+  const deliveries = webhookWorkflows(client, { taskQueuePrefix: config.temporal.taskQueuePrefix, ...settings, eager: true });
+  const events = createEventPublisher({ db: deps.db, deliveries, settings });
   const productions = await Worker.create({
     connection: deps.connection,
     namespace: config.temporal.namespace,
     taskQueue: taskQueue('productions', config.temporal.taskQueuePrefix),
     ...workflows,
-    activities: createProductionActivities({ db: deps.db, writer: deps.writer, events }),
+    activities: createProductionActivities({
+      db: deps.db, writer: deps.writer, events, appUrl: config.appUrl, linkSecret: settings.linkSecret,
+      // Greenlight links switched off on this server: nobody is e-mailed them.
+      mailer: config.switches.links ? mailer : null,
+    }),
     maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivities,
   });
   const webhooks = await Worker.create({
@@ -47,11 +53,11 @@ export async function createWorkers(deps: WorkerDeps): Promise<Worker[]> {
     ...workflows,
     activities: createWebhookActivities({
       db: deps.db, settings, mailer, transport: deps.webhookTransport,
-      sweep: { client, taskQueuePrefix: config.temporal.taskQueuePrefix, afterMs: config.webhooks.sweepIntervalMs },
+      sweep: { deliveries: webhookWorkflows(client, { taskQueuePrefix: config.temporal.taskQueuePrefix, ...settings }), afterMs: config.webhooks.sweepIntervalMs },
     }),
     maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivities,
   });
-  await ensureOutboxSweep(client, { taskQueuePrefix: config.temporal.taskQueuePrefix, intervalMs: config.webhooks.sweepIntervalMs });
+  await deliveries.ensureOutboxSweep(config.webhooks.sweepIntervalMs);
   return [productions, webhooks];
 }
 

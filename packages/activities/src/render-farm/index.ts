@@ -4,18 +4,16 @@ import type { BlobStore } from '@vp/blobs';
 import type { Phase } from '@vp/contracts';
 import type { Db } from '@vp/db';
 import {
-  editUrl, ensureExport, ensureProject, failRender as markRenderFailed,
-  finishRender, renderImagesPrefix, renderProgress, shareUrl, startRender,
+  confirmRenderStarted, ensureExport, ensureProject, failRender as markRenderFailed, finishRender, RENDER_NOT_STARTED, renderImagesPrefix, renderProgress, startRender,
 } from '@vp/projects';
 import { toProduction, withCurrentPitch } from '@vp/productions';
 import { composeImages, composeProduction, type FetchMedia, type Resolution } from '@vp/render';
 import { RENDER_TRIES, type RenderFarmActivities, type RenderFarmSteps } from '@vp/workflows/definitions';
-import type { EventPublisher } from '../publish.ts';
 import { asActivityFailure, failsEveryTry, workerStoppedFailure } from './failures.ts';
 import { renderHeartbeats } from './heartbeat.ts';
 import { mediaFetcher } from './media.ts';
 import { discardVideo, giveUpExport, produceExport } from './produce.ts';
-import { productionProgress } from './progress.ts';
+import { progressReports, type ReportProgress } from './progress-reports.ts';
 import { abandonRender, removeRenderImages } from './sweep-unstarted-renders.ts';
 import { untilTheDatabaseAnswers } from './until-the-database-answers.ts';
 
@@ -33,8 +31,8 @@ export type RenderFarmDeps = {
   appUrl: string;
   /** Development only: media on private and loopback addresses. */
   allowPrivateUrls: boolean;
-  /** Publishes `production.progress`; without it progress is only written (tests of the farm alone). */
-  events?: EventPublisher;
+  /** Where a production's render reports its phases: to the production's workflow, which records them. */
+  reportProgress: ReportProgress;
 };
 
 /**
@@ -114,29 +112,30 @@ export function createRenderFarmActivities(deps: RenderFarmDeps): RenderFarmActi
       })).catch((error: unknown) => {
         throw failedTry(error);
       });
-      let made = await patiently(() => ensureExport(db, { id: exportId, projectId, version: 1 }));
+      const made = await patiently(() => ensureExport(db, { id: exportId, projectId, version: 1 }));
       // A try that finished the files but died before answering: they are the video.
       if (made.status !== 'done') {
-        const progress = productionProgress(deps, { productionId, attempt: Context.current().info.attempt, maxAttempts: RENDER_TRIES });
+        const { log, info } = Context.current();
+        const progress = progressReports(deps.reportProgress, {
+          productionId, attempt: info.attempt, onLost: (error) => log.warn('a progress report was not sent', { error: String(error) }),
+        });
         try {
-          made = await produce({
+          await produce({
             exportId, composition, fetchMedia: fetcher(), onPhase: (phase) => progress.phase(phase), onRetry: () => progress.retryFollows(),
           });
         } finally {
-          await progress.flush().catch((error: unknown) => Context.current().log.warn('progress not recorded', { error: String(error) }));
+          await progress.flush();
         }
       }
-      return {
-        delivery: {
-          shareUrl: shareUrl(deps.appUrl, exportId), projectId, editUrl: editUrl(deps.appUrl, projectId), exportId,
-          deliveredAt: (made.finishedAt ?? new Date()).toISOString(),
-        },
-      };
     },
 
     async renderImages({ renderId }) {
+      // The render is this workflow's from now on; one given up before (its start had failed) is not made.
+      if (!(await patiently(() => confirmRenderStarted(db, renderId)))) {
+        throw ApplicationFailure.create({ type: 'RenderGivenUp', message: RENDER_NOT_STARTED, nonRetryable: true });
+      }
       const render = await patiently(() => db.render.findUniqueOrThrow({ where: { id: renderId } }));
-      if (render.status === 'done' || render.status === 'failed') return;
+      if (render.status === 'done') return;
       const workspace = await patiently(() => db.workspace.findFirstOrThrow({
         where: { ownerId: render.accountId }, orderBy: [{ personal: 'desc' }, { createdAt: 'asc' }],
       }));

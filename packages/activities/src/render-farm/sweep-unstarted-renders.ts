@@ -1,18 +1,13 @@
-import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowExecutionStatusName } from '@temporalio/client';
 import type { BlobStore } from '@vp/blobs';
-import { workflowIds } from '@vp/contracts/temporal';
 import type { Db } from '@vp/db';
 import { confirmRenderStarted, failRender, findUnconfirmedRenders, RENDER_NOT_STARTED, renderImagesPrefix } from '@vp/projects';
-import { abandonRenderWorkflowStart } from '@vp/workflows/render-start';
+import type { RenderFarmWorkflows } from '@vp/temporal-client';
 
 /**
  * How long a render may stay queued before the sweep asks whether its workflow ever started: far
  * longer than the request that records it, its upload and image writes included, can last.
  */
 export const UNSTARTED_AFTER_MS = 60 * 60 * 1000;
-
-/** A workflow in one of these states will never act again (a paused one may). */
-const ENDED = new Set<WorkflowExecutionStatusName>(['COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED', 'TIMED_OUT', 'CONTINUED_AS_NEW']);
 
 /** Renders looked at per sweep; a longer backlog waits for the next. */
 const BATCH = 500;
@@ -26,24 +21,19 @@ const BATCH = 500;
  * abandons it itself. Returns the ids of the renders abandoned.
  */
 export async function sweepUnstartedRenders(
-  deps: { db: Db; blobs: BlobStore; client: Client; taskQueuePrefix: string },
+  deps: { db: Db; blobs: BlobStore; workflows: RenderFarmWorkflows },
   options: { olderThanMs?: number } = {},
 ): Promise<string[]> {
   const before = new Date(Date.now() - (options.olderThanMs ?? UNSTARTED_AFTER_MS));
   const abandoned: string[] = [];
   for (const { id } of await findUnconfirmedRenders(deps.db, before, BATCH)) {
-    try {
-      await deps.client.workflow.start('abandonRenderWorkflow', abandonRenderWorkflowStart(id, deps));
+    if (await deps.workflows.abandonRender(id)) {
       abandoned.push(id);
-    } catch (error) {
-      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-      const { status } = await deps.client.workflow.getHandle(workflowIds.render(id)).describe();
-      if (!ENDED.has(status.name)) {
-        await confirmRenderStarted(deps.db, id);
-      } else if ((await deps.db.render.findUnique({ where: { id }, select: { status: true } }))?.status === 'queued') {
-        await abandonRender(deps, id);
-        abandoned.push(id);
-      }
+    } else if (!(await deps.workflows.renderWorkflowEnded(id))) {
+      await confirmRenderStarted(deps.db, id);
+    } else if ((await deps.db.render.findUnique({ where: { id }, select: { status: true } }))?.status === 'queued') {
+      await abandonRender(deps, id);
+      abandoned.push(id);
     }
   }
   return abandoned;

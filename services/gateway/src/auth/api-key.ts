@@ -22,7 +22,7 @@ export async function authenticate(db: Db, header: string | undefined, count?: C
   const key = await authenticateApiKey(db, token, count);
   if (!key) throw unauthorized('Invalid or revoked API key.');
   return {
-    principal: { keyId: key.keyId, accountId: key.accountId, scopes: key.scopes, actor: { actor: `key:${key.keyId}`, actorName: key.accountName } },
+    principal: { keyId: key.keyId, accountId: key.accountId, scopes: key.scopes, actor: `key:${key.keyId}`, via: 'api' },
     hits: key.hits,
   };
 }

@@ -3,13 +3,13 @@ import { isDeepStrictEqual } from 'node:util';
 import { Hono, type Context } from 'hono';
 import { ApiError } from '@vp/contracts';
 import type { Db, Export } from '@vp/db';
-import { editUrl, MAX_EXPORTS_UNDER_WAY, MAX_PROJECT_VERSIONS, queueExport, saveVersion, type projectWithHistory } from '@vp/projects';
+import { editUrl, MAX_EXPORTS_UNDER_WAY, MAX_PROJECT_VERSIONS, queueExport, saveVersion, type DeliveredProject } from '@vp/projects';
 import { editComposition, rebaseEdit, type Music } from '@vp/render/edit';
 import type { GatewayEnv } from '../env.ts';
 import { editPage, type EditState, type StoredComposition } from './edit-page.ts';
 import { missing, wantsPage } from './missing.ts';
 
-export type DeliveredProject = NonNullable<Awaited<ReturnType<typeof projectWithHistory>>>;
+export type { DeliveredProject };
 type Version = DeliveredProject['versions'][number];
 
 /** Why an edit or re-export was refused while the project's exports are under way (409 `limit`). */

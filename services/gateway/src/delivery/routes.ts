@@ -1,25 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { Hono, type Context } from 'hono';
-import { ApiError, type Stage } from '@vp/contracts';
+import { ApiError } from '@vp/contracts';
 import type { Export } from '@vp/db';
-import { editUrl, projectWithHistory, queueExport, sharePosterUrl, shareUrl, shareVideoUrl } from '@vp/projects';
+import {
+  deliveredProject, editUrl, finishedSharedExport, queueExport, sharePosterUrl, shareUrl, shareVideoUrl, startQueuedExport, type OneCallRenderDeps,
+} from '@vp/projects';
 import { productionPageUrl } from '@vp/productions';
-import { exportWorkflowStart } from '@vp/workflows/render-start';
-import type { BlobStore } from '@vp/blobs';
 import type { GatewayDeps, GatewayEnv } from '../env.ts';
 import { missing, wantsPage } from './missing.ts';
 import { projectPage, sharePage } from './pages.ts';
 import { exportsBusy, projectEditRoutes, type DeliveredProject } from './project-edit.ts';
 import { serveBlob } from './serve-blob.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** The one stage whose project and exports are public (see `deliveryRoutes`). */
-const DELIVERED: Stage = 'delivered';
 /** Exported files never change: any cache may keep them for good. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
-/** On a re-export whose workflow could not be started; it stays queued until asked again. */
-const NOT_STARTED = 'Not started: the render farm could not be reached. Export this version again to retry.';
 
 /**
  * The delivery, in the app (public, no key; the ids are unguessable and given only to the
@@ -31,24 +25,12 @@ const NOT_STARTED = 'Not started: the render farm could not be reached. Export t
  * video is what the credits pay for. A one-call render's project and export have no production
  * and none of these pages; its video is served at its signed address (renders/routes.ts).
  */
-export function deliveryRoutes(deps: GatewayDeps & { blobs: BlobStore }) {
+export function deliveryRoutes(deps: GatewayDeps & { renders: OneCallRenderDeps }) {
   const app = new Hono<GatewayEnv>();
-  const { db, blobs } = deps;
+  const { db, blobs } = deps.renders;
   const appUrl = deps.config.appUrl;
-
-  /** A finished export of a delivered production's project: what a share link shows. */
-  async function shared(exportId: string) {
-    if (!UUID.test(exportId)) return null;
-    const made = await db.export.findUnique({ where: { id: exportId }, include: { project: { include: { production: { select: { stage: true } } } } } });
-    return made?.status === 'done' && made.project.production?.stage === DELIVERED ? made : null;
-  }
-
-  /** A delivered production's project with its history. */
-  async function project(projectId: string): Promise<DeliveredProject | null> {
-    if (!UUID.test(projectId)) return null;
-    const found = await projectWithHistory(db, projectId);
-    return found?.production?.stage === DELIVERED ? found : null;
-  }
+  const shared = (exportId: string) => finishedSharedExport(db, exportId);
+  const project = (projectId: string): Promise<DeliveredProject | null> => deliveredProject(db, projectId);
 
   app.get('/share/:exportId', async (c) => {
     const made = await shared(c.req.param('exportId'));
@@ -82,26 +64,9 @@ export function deliveryRoutes(deps: GatewayDeps & { blobs: BlobStore }) {
     return c.html(page(found));
   });
 
-  /**
-   * Starts the workflow of a queued export. Unless it could not be started, the export is on its
-   * way: no note says otherwise. If it could not, it may have started all the same (an answer
-   * lost on the way): it stays queued, and asking again starts it under the same workflow id, or
-   * finds it started.
-   */
-  async function startQueued(c: Context<GatewayEnv>, made: Export): Promise<void> {
-    let note: string | null = null;
-    try {
-      await deps.temporal().workflow.start('exportWorkflow', exportWorkflowStart(made.id, {
-        taskQueuePrefix: deps.config.temporal.taskQueuePrefix, heartbeatTimeoutMs: deps.config.render.heartbeatTimeoutMs,
-      }));
-    } catch (error) {
-      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) {
-        note = NOT_STARTED;
-        c.var.log.error({ err: error }, 'export not started');
-      }
-    }
-    if (note || made.error) await db.export.updateMany({ where: { id: made.id, status: 'queued' }, data: { error: note } });
-  }
+  /** Starts the workflow of a queued export (see `startQueuedExport`). */
+  const startQueued = (c: Context<GatewayEnv>, made: Export) =>
+    startQueuedExport(deps.renders, made, (error) => c.var.log.error({ err: error }, 'export not started'));
 
   /** Re-export: one export of a version at a time; the render farm makes it. */
   app.post('/projects/:projectId/versions/:version/exports', async (c) => {

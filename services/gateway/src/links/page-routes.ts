@@ -1,10 +1,11 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { ApiError, LinkCommentBody, LinkDeclineBody } from '@vp/contracts';
+import { ApiError, DomainError, LinkCommentBody, LinkDeclineBody } from '@vp/contracts';
 import type { GatewayEnv } from '../env.ts';
+import { toApiError } from '../http/domain-errors.ts';
 import { linkPage, PAGE_ACTIONS, refusedPage, unusableLinkPage, type PageAction } from './page.ts';
-import * as service from './service.ts';
+import { answerLink, readLink, type LinkAnswer, type LinkDeps } from '@vp/productions';
 
 const pageAction = (value: string | undefined): PageAction | null => PAGE_ACTIONS.find((action) => action === value) ?? null;
 
@@ -13,7 +14,7 @@ const pageAction = (value: string | undefined): PageAction | null => PAGE_ACTION
  * post back here and act through the same service as /production-links. After an action the
  * browser is sent back to the page (303), so a reload never acts twice.
  */
-export function linkPageRoutes(deps: service.LinkDeps) {
+export function linkPageRoutes(deps: LinkDeps) {
   const app = new Hono<GatewayEnv>();
   // Paths on this server, whatever APP_URL says: the page may be served here beside an app of one's own.
   const pageUrl = (token: string) => `/go/${token}`;
@@ -23,10 +24,10 @@ export function linkPageRoutes(deps: service.LinkDeps) {
   async function show(c: Context, token: string, view: Omit<Parameters<typeof linkPage>[0], 'link' | 'formUrl'>, status: ContentfulStatusCode = 200) {
     c.header('Cache-Control', 'no-store');
     try {
-      const { link } = await service.read(deps, token);
+      const { link } = await readLink(deps, token);
       return c.html(linkPage({ link, formUrl: formUrl(token), ...view }), status);
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
+    } catch (thrown) {
+      const error = refusal(thrown);
       withHeadersOf(c, error);
       return c.html(unusableLinkPage(error.message), error.status as ContentfulStatusCode);
     }
@@ -55,10 +56,10 @@ export function linkPageRoutes(deps: service.LinkDeps) {
     const comment = field('comment');
     const reason = field('reason');
     try {
-      await service.act(deps, token, toAction(action, comment, reason));
+      await answerLink(deps, token, toAction(action, comment, reason));
       return c.redirect(`${pageUrl(token)}?done=${action}`, 303);
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
+    } catch (thrown) {
+      const error = refusal(thrown);
       withHeadersOf(c, error);
       return show(c, token, { action, done: null, problem: error.message, comment, reason }, error.status as ContentfulStatusCode);
     }
@@ -82,13 +83,20 @@ export const linkPageRefusals: MiddlewareHandler = async (c, next) => {
   c.res = new Response(refusedPage(error.message), { status: c.res.status, headers });
 };
 
+/** A refusal, as the API would answer it (its status and headers); anything else is not one, and thrown on. */
+function refusal(error: unknown): ApiError {
+  if (error instanceof DomainError) return toApiError(error);
+  if (error instanceof ApiError) return error;
+  throw error;
+}
+
 /** A refusal's own headers (a 429's Retry-After) go out with the page that shows it. */
 function withHeadersOf(c: Context, error: ApiError) {
   for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
 }
 
 /** The form's fields as the action the API takes, checked by the same schemas. */
-function toAction(action: PageAction, comment: string, reason: string): service.LinkAction {
+function toAction(action: PageAction, comment: string, reason: string): LinkAnswer {
   if (action === 'greenlight') return { kind: 'greenlight' };
   if (action === 'comment') {
     if (!LinkCommentBody.safeParse({ comment }).success) throw new ApiError(400, 'Write a comment of 1 to 4000 characters.');

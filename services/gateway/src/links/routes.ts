@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Env } from 'hono';
 import { ErrorBody, GreenlightLinkView, LinkCommentBody, LinkDeclineBody, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@vp/contracts';
-import * as service from './service.ts';
+import { answerLink, readLink, type LinkDeps } from '@vp/productions';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
 const error = (description: string) => json(ErrorBody, description);
@@ -54,15 +54,15 @@ const routes = {
 };
 
 /** /production-links: public, authenticated by the signed token; 30 requests a minute per address. */
-export function linkRoutes<E extends Env>(deps: service.LinkDeps) {
+export function linkRoutes<E extends Env>(deps: LinkDeps) {
   const app = new OpenAPIHono<E>();
-  app.openapi(routes.read, async (c) => c.json(await service.read(deps, c.req.valid('param').token), 200));
-  app.openapi(routes.greenlight, async (c) => c.json(await service.act(deps, c.req.valid('param').token, { kind: 'greenlight' }), 200));
+  app.openapi(routes.read, async (c) => c.json(await readLink(deps, c.req.valid('param').token), 200));
+  app.openapi(routes.greenlight, async (c) => c.json(await answerLink(deps, c.req.valid('param').token, { kind: 'greenlight' }), 200));
   app.openapi(routes.comments, async (c) =>
-    c.json(await service.act(deps, c.req.valid('param').token, { kind: 'comment', comment: c.req.valid('json').comment }), 200));
+    c.json(await answerLink(deps, c.req.valid('param').token, { kind: 'comment', comment: c.req.valid('json').comment }), 200));
   app.openapi(routes.decline, async (c) => {
     const body = ((c.req.valid as (target: 'json') => unknown)('json') ?? {}) as { reason?: string };
-    return c.json(await service.act(deps, c.req.valid('param').token, { kind: 'decline', reason: body.reason }), 200);
+    return c.json(await answerLink(deps, c.req.valid('param').token, { kind: 'decline', reason: body.reason }), 200);
   });
   return app;
 }

@@ -4,7 +4,7 @@ import { Production, type BriefInput, type Stage } from '@vp/contracts';
 import { balance } from '@vp/ledger';
 import { seedAccount, test, waitFor } from '@vp/testing';
 import { appOverTemporal, createTestGateway, createTestStack, json, unreachableTemporal, withKey } from '../test-app.ts';
-import { UNCONFIRMED_CHANGE } from './commands.ts';
+import { UNCONFIRMED_CHANGE } from '@vp/temporal-client';
 
 const it = test.extend('stack', { scope: 'file' }, async ({ database }, { onCleanup }) => {
   const stack = await createTestStack(database);

@@ -4,11 +4,14 @@ import {
   CancelBody, CommentBody, CreateProductionBody, DeclineBody, ErrorBody, GreenlightBody, Limit, Production,
   NUL_REFUSED, ProductionEvent, QueueStatus, StageFilter, UNAVAILABLE_RETRY_AFTER_SECONDS, Usage,
 } from '@vp/contracts';
-import { act, createFromApi, detail, list, monthlyUsage, type Caller, type ProductionDeps } from './service.ts';
+import type { Caller } from '@vp/contracts';
+import {
+  cancel, comment, createProduction, decline, greenlight, monthlyUsage, productionDetail, productionsOf, type ProductionDeps,
+} from '@vp/productions';
 
 export type ProductionRouteDeps<E extends Env> = ProductionDeps & {
   /** The authenticated caller of a request (set by the auth middleware). */
-  caller: (c: Context<E>) => Promise<Caller> | Caller;
+  caller: (c: Context<E>) => Caller;
 };
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
@@ -122,10 +125,10 @@ const routes = {
 export function productionRoutes<E extends Env>(deps: ProductionRouteDeps<E>) {
   const app = new OpenAPIHono<E>();
 
-  app.openapi(routes.list, async (c) => c.json(await list(deps, await deps.caller(c), c.req.valid('query')), 200));
+  app.openapi(routes.list, async (c) => c.json(await productionsOf(deps, deps.caller(c), c.req.valid('query')), 200));
 
   app.openapi(routes.create, async (c) => {
-    const { production, replayed } = await createFromApi(deps, await deps.caller(c), c.req.valid('json'));
+    const { production, replayed } = await createProduction(deps, deps.caller(c), c.req.valid('json'));
     if (replayed) {
       c.header('Idempotent-Replayed', 'true');
       return c.json({ production }, 200);
@@ -133,27 +136,21 @@ export function productionRoutes<E extends Env>(deps: ProductionRouteDeps<E>) {
     return c.json({ production }, 201);
   });
 
-  app.openapi(routes.usage, async (c) => c.json(await monthlyUsage(deps, await deps.caller(c), c.req.valid('query').workspaceId), 200));
+  app.openapi(routes.usage, async (c) => c.json(await monthlyUsage(deps, deps.caller(c), c.req.valid('query').workspaceId), 200));
 
-  app.openapi(routes.get, async (c) => c.json(await detail(deps, await deps.caller(c), c.req.valid('param').id), 200));
+  app.openapi(routes.get, async (c) => c.json(await productionDetail(deps, deps.caller(c), c.req.valid('param').id), 200));
 
-  app.openapi(routes.greenlight, async (c) => {
-    const body = await optionalJson(c, GreenlightBody);
-    return c.json(await act(deps, await deps.caller(c), c.req.valid('param').id, { kind: 'greenlight', ...body }), 200);
-  });
+  app.openapi(routes.greenlight, async (c) =>
+    c.json({ production: await greenlight(deps, deps.caller(c), c.req.valid('param').id, optionalJson(c, GreenlightBody)) }, 200));
 
   app.openapi(routes.comments, async (c) =>
-    c.json(await act(deps, await deps.caller(c), c.req.valid('param').id, { kind: 'comment', ...c.req.valid('json') }), 200));
+    c.json({ production: await comment(deps, deps.caller(c), c.req.valid('param').id, c.req.valid('json')) }, 200));
 
-  app.openapi(routes.decline, async (c) => {
-    const body = await optionalJson(c, DeclineBody);
-    return c.json(await act(deps, await deps.caller(c), c.req.valid('param').id, { kind: 'decline', ...body }), 200);
-  });
+  app.openapi(routes.decline, async (c) =>
+    c.json({ production: await decline(deps, deps.caller(c), c.req.valid('param').id, optionalJson(c, DeclineBody)) }, 200));
 
-  app.openapi(routes.cancel, async (c) => {
-    const body = await optionalJson(c, CancelBody);
-    return c.json(await act(deps, await deps.caller(c), c.req.valid('param').id, { kind: 'cancel', ...body }), 200);
-  });
+  app.openapi(routes.cancel, async (c) =>
+    c.json({ production: await cancel(deps, deps.caller(c), c.req.valid('param').id, optionalJson(c, CancelBody)) }, 200));
 
   return app;
 }
@@ -162,7 +159,7 @@ export function productionRoutes<E extends Env>(deps: ProductionRouteDeps<E>) {
  * A body that may be left out entirely (greenlight, decline, cancel). The validator has
  * already checked it when one was sent as JSON.
  */
-async function optionalJson<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
+function optionalJson<T extends z.ZodType>(c: Context, schema: T): z.infer<T> {
   const valid = (c.req.valid as (target: 'json') => unknown)('json');
   return (valid ?? schema.parse({})) as z.infer<T>;
 }

@@ -14,7 +14,7 @@ import { beforeAll, describe, expect, onTestFinished } from 'vitest';
 import { sweepUnstartedRenders } from '@vp/activities/render-farm';
 import { Render, workflowIds, type Scope } from '@vp/contracts';
 import { createRender, renderImagesPrefix, signedRenderVideoUrl } from '@vp/projects';
-import { renderWorkflowStart } from '@vp/workflows/render-start';
+import { renderFarmWorkflows } from '@vp/temporal-client';
 import { seedAccount, test, waitFor } from '@vp/testing';
 import { createRenderWorker, runRenderWorker } from '@vp/render-worker';
 import { makeImage, probe } from '../testing/media.ts';
@@ -482,7 +482,7 @@ describe('a render whose gateway stopped before starting it', () => {
     // Beside it, a render whose workflow started and waits for a render worker (none polls its
     // queue), and one whose workflow was stopped by hand while it waited.
     const queuedRender = () => createRender(db, { id: randomUUID(), accountId: me.account.id, resolution: '480p', background: 'black', appName: null, accent: null, imageKeys: [] });
-    const startNowhere = (id: string) => stack.temporal.client.workflow.start('renderWorkflow', renderWorkflowStart(id, { taskQueuePrefix: 'nobody-polls-', heartbeatTimeoutMs: 20_000 }));
+    const startNowhere = (id: string) => renderFarmWorkflows(stack.temporal.client, { taskQueuePrefix: 'nobody-polls-', heartbeatTimeoutMs: 20_000 }).startRender(id);
     const waiting = await queuedRender();
     const handle = await startNowhere(waiting.id);
     onTestFinished(async () => {
@@ -492,7 +492,8 @@ describe('a render whose gateway stopped before starting it', () => {
     await (await startNowhere(stopped.id)).terminate('stopped by hand');
     await stack.blobs.put(`${renderImagesPrefix(stopped.id)}images/1.png`, png);
 
-    const sweep = () => sweepUnstartedRenders({ db, blobs: stack.blobs, client: stack.temporal.client, taskQueuePrefix: stack.config.temporal.taskQueuePrefix }, { olderThanMs: 0 });
+    const workflows = renderFarmWorkflows(stack.temporal.client, { taskQueuePrefix: stack.config.temporal.taskQueuePrefix, heartbeatTimeoutMs: 20_000 });
+    const sweep = () => sweepUnstartedRenders({ db, blobs: stack.blobs, workflows }, { olderThanMs: 0 });
     expect(await sweep()).toEqual([orphan.id, stopped.id]);
     expect(await db.render.findUniqueOrThrow({ where: { id: stopped.id } })).toMatchObject({ status: 'failed', error: 'The render could not be started.' });
     expect(await stack.blobs.list(renderImagesPrefix(stopped.id))).toEqual([]);

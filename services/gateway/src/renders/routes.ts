@@ -1,11 +1,14 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context, Env } from 'hono';
 import { ApiError, CreateRenderForm, ErrorBody, Render, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@vp/contracts';
-import { checkRenderVideoSignature } from '@vp/projects';
+import type { Config } from '@vp/config';
+import { checkRenderVideoSignature, finishedRenderVideo, presentRender, readRender, requestRender, type OneCallRenderDeps, type RenderRecord } from '@vp/projects';
 import { serveBlob } from '../delivery/serve-blob.ts';
 import { errorResponse } from '../http/errors.ts';
 import { readRenderRequest } from './form.ts';
-import { present, readRender, startRender, waitForRender, type RenderDeps } from './service.ts';
+
+/** The one-call renders API: the domain's renders, and the settings of the answers. */
+export type RenderDeps = OneCallRenderDeps & { config: Config };
 
 export type RenderRouteDeps<E extends Env> = RenderDeps & {
   /** The authenticated caller of a request (set by the auth middleware). */
@@ -70,14 +73,14 @@ export function renderRoutes<E extends Env>(deps: RenderRouteDeps<E>) {
       const [first] = accepted.issues;
       return errorResponse(c, 400, { error: `Invalid render request: ${first?.path ? `${first.path}: ` : ''}${first?.message}`, issues: accepted.issues });
     }
-    if (accepted.wait) await waitForRender(deps, accepted.id, deadline - Date.now());
-    const row = await readRender(deps, accountId, accepted.id);
+    if (accepted.wait) await deps.workflows.waitForRender(accepted.id, deadline - Date.now());
+    const row = await readRender(deps.db, accountId, accepted.id);
     const finished = row.status === 'done' || row.status === 'failed';
     return c.json({ render: present(deps, row) }, finished ? 200 : 202);
   });
 
   app.openapi(routes.get, async (c) => {
-    const row = await readRender(deps, deps.caller(c).accountId, c.req.valid('param').id);
+    const row = await readRender(deps.db, deps.caller(c).accountId, c.req.valid('param').id);
     return c.json({ render: present(deps, row) }, 200);
   });
 
@@ -91,7 +94,7 @@ export function renderRoutes<E extends Env>(deps: RenderRouteDeps<E>) {
 async function acceptRender(c: Context, deps: RenderDeps, accountId: string): Promise<{ id: string; wait: boolean } | { issues: NonNullable<ErrorBody['issues']> }> {
   const read = await readRenderRequest(c, deps.config.render.bodyLimitBytes);
   if (!read.ok) return { issues: read.issues };
-  const { id } = await startRender(deps, accountId, read.request);
+  const { id } = await requestRender(deps, accountId, read.request);
   return { id, wait: read.request.wait === 'true' };
 }
 
@@ -122,11 +125,13 @@ export function renderVideoRoutes(deps: RenderDeps) {
     const check = checkRenderVideoSignature(deps.config.secrets.urls, id, c.req.query());
     if (!check.ok && check.reason === 'expired') throw new ApiError(410, 'This video address has expired; read the render again for a new one.', 'expired');
     if (!check.ok) throw new ApiError(403, 'This video address is not valid.', 'forbidden');
-    const row = await deps.db.render.findUnique({ where: { id } });
-    const file = row?.status === 'done' && (await deps.db.export.findUnique({ where: { id: row.exportId } }))?.videoKey;
+    const file = await finishedRenderVideo(deps.db, id);
     if (!file) throw new ApiError(404, 'Render not found.', 'not_found');
     const maxAge = Math.max(0, Math.floor((check.expiresAt.getTime() - Date.now()) / 1000));
     return serveBlob(c, deps.blobs, file, { cacheControl: `private, max-age=${maxAge}`, notFound: 'The video file is missing.' });
   });
   return app;
 }
+
+/** The API's view, with a video address signed afresh for 24 hours once it is done. */
+const present = (deps: RenderDeps, row: RenderRecord) => presentRender({ baseUrl: deps.config.baseUrl, urlSecret: deps.config.secrets.urls }, row);

@@ -5,7 +5,7 @@ import { WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret, WebhookEve
 import type { Db } from '@vp/db';
 import { seedAccount, test, waitFor } from '@vp/testing';
 import { verifyWebhook } from '@vp/webhook-verify';
-import { createEndpoint, createSecretBox, unattemptedDeliveries } from '@vp/webhooks';
+import { insertEndpoint, createSecretBox, unattemptedDeliveries } from '@vp/webhooks';
 import { startReceiver, type Answer, type Receiver } from '@vp/webhooks/testing';
 import { appOverTemporal, createTestGateway, createTestStack, json, withKey } from '../test-app.ts';
 
@@ -177,7 +177,7 @@ describe('webhook endpoint URLs (SSRF), without the development switch', () => {
 
   strict('refuses a private url on PATCH too (400 with issues)', async ({ gateway, database }) => {
     const me = await caller(gateway, database.db);
-    const { row } = await createEndpoint(database.db, createSecretBox(gateway.config.secrets.webhookKey), { workspaceId: me.workspace.id, url: 'https://93.184.215.14/hook' });
+    const { row } = await insertEndpoint(database.db, createSecretBox(gateway.config.secrets.webhookKey), { workspaceId: me.workspace.id, url: 'https://93.184.215.14/hook' });
     const res = await me.call(`/v1/webhooks/${row.id}`, { method: 'PATCH', json: { url: 'https://10.1.1.1/hook' } });
     expect(res.status).toBe(400);
     expect(await json(res)).toEqual({
@@ -188,7 +188,7 @@ describe('webhook endpoint URLs (SSRF), without the development switch', () => {
   strict('answers test and redeliver for an endpoint at a private address with 409 wrong_server', async ({ gateway, database }) => {
     const me = await caller(gateway, database.db);
     // Made while the switch was on (or before its host's DNS changed).
-    const { row } = await createEndpoint(database.db, createSecretBox(gateway.config.secrets.webhookKey), { workspaceId: me.workspace.id, url: 'https://localhost:9/hook' });
+    const { row } = await insertEndpoint(database.db, createSecretBox(gateway.config.secrets.webhookKey), { workspaceId: me.workspace.id, url: 'https://localhost:9/hook' });
     const res = await me.call(`/v1/webhooks/${row.id}/test`, { method: 'POST' });
     expect(res.status).toBe(409);
     expect(await json(res)).toMatchObject({ code: 'wrong_server', error: expect.stringContaining('loopback') });

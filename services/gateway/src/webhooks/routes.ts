@@ -4,12 +4,12 @@ import {
   CreateWebhookBody, ErrorBody, Limit, UpdateWebhookBody, WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret,
   WebhookEventPayload,
 } from '@vp/contracts';
-import type { Caller } from '../productions/service.ts';
-import * as service from './service.ts';
+import type { Caller } from '@vp/contracts';
+import * as webhooks from '@vp/webhooks';
 
-export type WebhookRouteDeps<E extends Env> = service.WebhookDeps & {
+export type WebhookRouteDeps<E extends Env> = webhooks.WebhookDeps & {
   /** The authenticated caller of a request (set by the auth middleware). */
-  caller: (c: Context<E>) => Promise<Caller> | Caller;
+  caller: (c: Context<E>) => Caller;
 };
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
@@ -97,21 +97,21 @@ export function webhookRoutes<E extends Env>(deps: WebhookRouteDeps<E>) {
   // The body every delivery carries: documented as a component (a copy, made after zod is extended for OpenAPI).
   app.openAPIRegistry.register('WebhookEventPayload', WebhookEventPayload.extend({}));
 
-  app.openapi(routes.list, async (c) => c.json(await service.list(deps, await deps.caller(c), c.req.valid('query')), 200));
-  app.openapi(routes.create, async (c) => c.json(await service.create(deps, await deps.caller(c), c.req.valid('json')), 201));
-  app.openapi(routes.get, async (c) => c.json(await service.get(deps, await deps.caller(c), c.req.valid('param').id), 200));
-  app.openapi(routes.update, async (c) => c.json(await service.update(deps, await deps.caller(c), c.req.valid('param').id, c.req.valid('json')), 200));
+  app.openapi(routes.list, async (c) => c.json(await webhooks.listEndpoints(deps, deps.caller(c), c.req.valid('query')), 200));
+  app.openapi(routes.create, async (c) => c.json(await webhooks.createEndpoint(deps, deps.caller(c), c.req.valid('json')), 201));
+  app.openapi(routes.get, async (c) => c.json(await webhooks.getEndpoint(deps, deps.caller(c), c.req.valid('param').id), 200));
+  app.openapi(routes.update, async (c) => c.json(await webhooks.updateEndpoint(deps, deps.caller(c), c.req.valid('param').id, c.req.valid('json')), 200));
   app.openapi(routes.remove, async (c) => {
-    await service.remove(deps, await deps.caller(c), c.req.valid('param').id);
+    await webhooks.deleteEndpoint(deps, deps.caller(c), c.req.valid('param').id);
     return c.body(null, 204);
   });
-  app.openapi(routes.roll, async (c) => c.json(await service.roll(deps, await deps.caller(c), c.req.valid('param').id), 200));
-  app.openapi(routes.test, async (c) => c.json(await service.sendTest(deps, await deps.caller(c), c.req.valid('param').id), 202));
+  app.openapi(routes.roll, async (c) => c.json(await webhooks.rollSecret(deps, deps.caller(c), c.req.valid('param').id), 200));
+  app.openapi(routes.test, async (c) => c.json(await webhooks.sendTestEvent(deps, deps.caller(c), c.req.valid('param').id), 202));
   app.openapi(routes.deliveries, async (c) =>
-    c.json(await service.deliveries(deps, await deps.caller(c), c.req.valid('param').id, c.req.valid('query')), 200));
+    c.json(await webhooks.listDeliveries(deps, deps.caller(c), c.req.valid('param').id, c.req.valid('query')), 200));
   app.openapi(routes.redeliver, async (c) => {
     const { id, deliveryId } = c.req.valid('param');
-    return c.json(await service.redeliver(deps, await deps.caller(c), id, deliveryId), 202);
+    return c.json(await webhooks.redeliver(deps, deps.caller(c), id, deliveryId), 202);
   });
   return app;
 }

@@ -5,14 +5,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import { createBlobStore } from '@vp/blobs';
-import { Brief, QueueStatus } from '@vp/contracts';
+import { Brief, QueueStatus, workflowIds } from '@vp/contracts';
 import type { Db } from '@vp/db';
 import { createBuiltinWriter } from '@vp/pitch';
-import { createProduction } from '@vp/productions';
+import { insertProduction } from '@vp/productions';
+import { productionWorkflows, productionWorkflowSettings } from '@vp/temporal-client';
 import { connectTemporal, seedAccount, testConfig, waitFor } from '@vp/testing';
 import { createWorkers, runWorkers } from '@vp/worker';
 import { greenlightUpdate } from '@vp/workflows/definitions';
-import { productionWorkflowStart } from '@vp/workflows/start';
 import { createRenderWorker, runRenderWorker } from '../worker.ts';
 
 const RENDER_WORKER = fileURLToPath(new URL('./render-worker-process.ts', import.meta.url));
@@ -60,16 +60,14 @@ export async function productionRenderingInChild(
     running.push(runWorkers(workers, stop.signal));
 
     const { account, workspace } = await seedAccount(db, { credits: 100 });
-    const { production } = await createProduction(db, {
+    const { production } = await insertProduction(db, {
       workspace: await db.workspace.findUniqueOrThrow({ where: { id: workspace.id } }),
       createdBy: account.id, actor: { actor: 'key:test', actorName: 'Test' }, sourceKind: 'api', greenlightMode: 'manual',
       brief: Brief.parse({ intent: 'Announce faster exports in release 2.4', format: { durationMs: options.durationMs } }),
     });
     const read = () => db.production.findUniqueOrThrow({ where: { id: production.id } });
-    const handle = await temporal.client.workflow.start('productionWorkflow', productionWorkflowStart({
-      productionId: production.id, greenlightMode: 'manual', taskQueuePrefix: config.temporal.taskQueuePrefix,
-      stepTimeoutMs: config.worker.stepTimeoutMs, renderHeartbeatTimeoutMs: config.render.heartbeatTimeoutMs,
-    }));
+    await productionWorkflows(temporal.client, productionWorkflowSettings(config)).start({ productionId: production.id, greenlightMode: 'manual' });
+    const handle = temporal.client.workflow.getHandle(workflowIds.production(production.id));
     await waitFor(async () => (await read()).stage === 'pitch_ready');
     await handle.executeUpdate(greenlightUpdate, { args: [{ actor: 'key:test', actorName: 'Test' }] });
     await waitFor(async () => (await read()).queue && QueueStatus.parse((await read()).queue).phase === 'building', { what: 'the building phase', timeoutMs: 60_000, intervalMs: 20 });

@@ -13,7 +13,7 @@ import { createBuiltinWriter } from '@vp/pitch';
 const [crashAfter, bundlePath] = process.argv.slice(2);
 const config = loadConfig();
 const db = createDb(config.databaseUrl!, { max: 2 });
-const activities = createProductionActivities({ db, writer: createBuiltinWriter() }) as unknown as Record<string, (input: unknown) => Promise<unknown>>;
+const activities = createProductionActivities({ db, writer: createBuiltinWriter(), appUrl: config.appUrl, linkSecret: config.secrets.links }) as unknown as Record<string, (input: unknown) => Promise<unknown>>;
 const real = activities[crashAfter!]!;
 activities[crashAfter!] = async (input) => {
   await real(input);

@@ -1,7 +1,7 @@
 import { CancellationScope } from '@temporalio/workflow';
 import type { RenderStatus } from '@vp/contracts';
 import type { RenderWorkflowInput } from './definitions.ts';
-import { isRenderFailure, renderFailure, renderFarm, renderFarmSteps } from './render-farm.ts';
+import { isRenderFailure, renderFailure, renderFarm } from './render-farm.ts';
 
 /** One call of the render API: images in, a video out. The gateway waits on its result. */
 export async function renderWorkflow({ renderId, heartbeatTimeoutMs }: RenderWorkflowInput): Promise<RenderStatus> {
@@ -15,14 +15,4 @@ export async function renderWorkflow({ renderId, heartbeatTimeoutMs }: RenderWor
     await CancellationScope.nonCancellable(() => steps.failRender({ renderId, error: renderFailure(error, { medium: 'An image', then: 'Please try again.' }) }));
     return 'failed';
   }
-}
-
-/**
- * What becomes of a render that was recorded but whose workflow never started (its gateway
- * stopped in between; the caller never heard of it): it fails, and its images go. Started by the
- * unstarted-render sweep under the render's own workflow id, so that a late start of the render
- * itself is refused, and the render is either made or abandoned, never both.
- */
-export async function abandonRenderWorkflow({ renderId }: { renderId: string }): Promise<void> {
-  await renderFarmSteps().abandonRender({ renderId });
 }

@@ -1,0 +1,1 @@
+export { productionWorkflow } from './workflow.ts';
