@@ -29,10 +29,9 @@ describe('the delivery policy in production (defaults)', () => {
     expect(settings.disableAfterFailures).toBe(10);
     expect(settings.disableAfterMs).toBe(86_400_000);
     const since = new Date('2026-11-22T09:00:00Z');
-    expect(shouldSwitchOff(settings, { consecutiveFailures: 10, failingSince: since }, new Date('2026-11-23T09:00:00Z'))).toBe(true);
-    expect(shouldSwitchOff(settings, { consecutiveFailures: 9, failingSince: since }, new Date('2026-11-24T09:00:00Z'))).toBe(false);
-    expect(shouldSwitchOff(settings, { consecutiveFailures: 50, failingSince: since }, new Date('2026-11-23T08:59:59Z'))).toBe(false);
-    expect(shouldSwitchOff(settings, { consecutiveFailures: 50, failingSince: null }, new Date('2026-11-30'))).toBe(false);
+    expect(shouldSwitchOff(settings, { consecutiveFailures: 10, quietSince: since }, new Date('2026-11-23T09:00:00Z'))).toBe(true);
+    expect(shouldSwitchOff(settings, { consecutiveFailures: 9, quietSince: since }, new Date('2026-11-24T09:00:00Z'))).toBe(false);
+    expect(shouldSwitchOff(settings, { consecutiveFailures: 50, quietSince: since }, new Date('2026-11-23T08:59:59Z'))).toBe(false);
   });
 });
 
@@ -44,7 +43,7 @@ describe('the delivery policy is configuration', () => {
     expect(settings.retryScheduleMs).toEqual([100, 200, 400]);
     expect(maxAttempts(settings)).toBe(4);
     expect(settings.timeoutMs).toBe(500);
-    expect(shouldSwitchOff(settings, { consecutiveFailures: 3, failingSince: new Date() }, new Date())).toBe(true);
+    expect(shouldSwitchOff(settings, { consecutiveFailures: 3, quietSince: new Date() }, new Date())).toBe(true);
   });
 
   it('refuses a schedule that is not a list of milliseconds', () => {
