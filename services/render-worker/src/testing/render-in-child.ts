@@ -9,7 +9,7 @@ import { Brief, QueueStatus } from '@vp/contracts';
 import type { Db } from '@vp/db';
 import { createBuiltinWriter } from '@vp/pitch';
 import { createProduction } from '@vp/productions';
-import { connectTemporal, seedAccount, testConfig, waitFor } from '@vp/testing';
+import { connectTemporal, seedAccount, testConfig, testSecrets, waitFor } from '@vp/testing';
 import { createWorkers, runWorkers } from '@vp/worker';
 import { greenlightUpdate } from '@vp/workflows/definitions';
 import { productionWorkflowStart } from '@vp/workflows/start';
@@ -39,7 +39,7 @@ export async function productionRenderingInChild(
   const child = spawn(process.execPath, ['--import', 'tsx', RENDER_WORKER, inject('workflowBundlePath')], {
     env: {
       PATH: process.env.PATH, LOG_LEVEL: 'silent', DATABASE_URL: database.url, TEMPORAL_ADDRESS: inject('temporalAddress'),
-      TEMPORAL_TASK_QUEUE_PREFIX: config.temporal.taskQueuePrefix, DATA_DIR: dataDir, ...options.childEnv,
+      TEMPORAL_TASK_QUEUE_PREFIX: config.temporal.taskQueuePrefix, DATA_DIR: dataDir, ...testSecrets, ...options.childEnv,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
