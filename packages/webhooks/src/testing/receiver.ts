@@ -3,7 +3,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { generate } from 'selfsigned';
 
-export type Received = { at: number; path: string; headers: IncomingHttpHeaders; body: string };
+/** `bytes`: the body as it arrived; `body`: the same, decoded as UTF-8. */
+export type Received = { at: number; path: string; headers: IncomingHttpHeaders; body: string; bytes: Buffer };
 /** `body` as a string is sent as UTF-8; a Buffer as its bytes. */
 /** `bodyDelayMs`: the status and headers go at once (after `delayMs`), the body this much later. */
 export type Answer = { status: number; body?: string | Buffer; headers?: Record<string, string>; delayMs?: number; bodyDelayMs?: number };
@@ -41,7 +42,8 @@ export async function startReceiver(responder: Responder = () => ({ status: 200,
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const request = { at: Date.now(), path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const bytes = Buffer.concat(chunks);
+      const request = { at: Date.now(), path: req.url ?? '/', headers: req.headers, body: bytes.toString('utf8'), bytes };
       const answer = respond(request, received.length);
       received.push(request);
       const reply = () => {
