@@ -82,10 +82,10 @@ const Env = z.object({
 
   // Workers: concurrency, and how long a database step may run before it is retried.
   WORKER_MAX_CONCURRENT_ACTIVITIES: int(20),
+  PRODUCTION_STEP_TIMEOUT_MS: int(30_000),
   // Workers write the time here every 10 s while Temporal and PostgreSQL answer them: a container's
   // health check reads its age (docker-compose.yml). Unset: no heartbeat.
   HEALTH_FILE: optional,
-  PRODUCTION_STEP_TIMEOUT_MS: int(30_000),
 
   // Webhook deliveries: attempt at once, then retry after each delay; 15 s to answer; an endpoint is
   // switched off after this many failures in a row when none has succeeded for this long.
