@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -12,10 +12,10 @@ import { waitFor } from '@vp/testing';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const generatedClient = join(root, 'packages/db/src/generated/client.ts');
 
-/** Whether something accepts connections on the port. */
-function listening(port: number): Promise<boolean> {
+/** Whether something accepts connections on the port (of loopback unless told). */
+function listening(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect(port, host);
     socket.once('connect', () => {
       socket.destroy();
       resolve(true);
@@ -79,6 +79,12 @@ describe.runIf(process.platform === 'linux')('pnpm dev', () => {
       await waitFor(() => up.every((line) => output.includes(line)), { what: 'the workers to start', timeoutMs: 60_000, intervalMs: 200 });
       expect(existsSync(join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true);
       expect(existsSync(join(dataDir, 'temporal.sqlite'))).toBe(true);
+      // Secrets of its own, made on this first run, readable by its owner only.
+      expect(output).toContain('Made the stack\'s secrets (LINK_SIGNING_SECRET, URL_SIGNING_SECRET, WEBHOOK_SECRET_KEY, TEMPORAL_PAYLOAD_KEY)');
+      expect(statSync(join(dataDir, 'secrets.env')).mode & 0o777).toBe(0o600);
+      // Every port it opened is on loopback only: another interface of this machine reaches none.
+      const outside = Object.values(networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+      for (const port of outside ? Object.values(ports) : []) expect(await listening(port, outside), `port ${port} on ${outside}`).toBe(false);
       // The client was generated from this schema already: starting left it alone.
       expect(statSync(generatedClient).mtimeMs).toBe(clientGeneratedAt);
 

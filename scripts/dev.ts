@@ -1,23 +1,29 @@
 /**
- * `pnpm dev`: the whole service on one machine. Embedded PostgreSQL when DATABASE_URL is unset,
- * `temporal server start-dev` (SQLite file, Web UI) when TEMPORAL_ADDRESS is unset; then the
- * migrations, the gateway, the workers and a render worker. Ctrl-C stops everything; data
- * (and the blob store's videos) stays in .data/.
+ * `pnpm dev`: the whole service on one machine, on 127.0.0.1 unless HOST says otherwise. Embedded
+ * PostgreSQL when DATABASE_URL is unset, `temporal server start-dev` (SQLite file, Web UI) when
+ * TEMPORAL_ADDRESS is unset; then the migrations, the gateway, the workers and a render worker,
+ * signing with secrets of their own (made on the first run, kept in .data/secrets.env). Ctrl-C
+ * stops everything; data (and the blob store's videos) stays in .data/.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { loadConfig } from '@vp/config';
+import { devDataDir, devStackEnv, loadConfig } from '@vp/config';
+import { SEARCH_ATTRIBUTES } from '@vp/contracts/temporal';
 import { migrate } from '@vp/db/migrate';
-import { databaseUrl, startEmbeddedPostgres, startTemporalDevServer } from '@vp/devstack';
+import { databaseUrl, startEmbeddedPostgres, startTemporalDevServer, stopProcessGroup } from '@vp/devstack';
+import { ensureDevSecrets } from './dev-secrets.ts';
 import { generatePrismaClient } from './prisma-client.ts';
 import { ensureSystemTools } from './system-tools.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const config = loadConfig();
-const dataDir = resolve(root, config.dataDir);
+const dataDir = resolve(root, devDataDir());
+const madeSecrets = await ensureDevSecrets(dataDir);
+// The launcher's environment, with the stack's own secrets where none are set: every service gets it.
+const launchEnv = devStackEnv(dataDir);
+const config = loadConfig(launchEnv);
 const { postgresPort, temporalPort, temporalUiPort } = config.devStack;
 
 /** The processes of the service; each reads its configuration from the environment only. */
@@ -35,7 +41,8 @@ async function stopAll(code: number) {
   if (stopping) return;
   stopping = true;
   console.log('\nStopping…');
-  await Promise.all(children.map((child) => stopChild(child)));
+  // Ten seconds each to stop on their own (a render worker's grace in the dev stack), then killed.
+  await Promise.all(children.map((child) => stopProcessGroup(child, 10_000)));
   // The embedded servers also see Ctrl-C and may already be on their way down.
   for (const stop of stops.reverse()) await stop().catch(() => {});
   process.exit(code);
@@ -48,22 +55,11 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.on(signal, () => void stopAll(0));
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
-
 try {
   await generatePrismaClient();
   await ensureSystemTools();
   await mkdir(dataDir, { recursive: true });
+  if (madeSecrets.length) console.log(`Made the stack's secrets (${madeSecrets.join(', ')}) in ${relative(root, dataDir) || '.'}/secrets.env.`);
 
   let dbUrl = config.databaseUrl;
   if (!dbUrl) {
@@ -82,7 +78,7 @@ try {
     console.log(`Starting the Temporal dev server on 127.0.0.1:${temporalPort} (history in ${dataDir}/temporal.sqlite)…`);
     const temporal = await startTemporalDevServer({
       cliPath: config.temporal.cliPath, dbFile: `${dataDir}/temporal.sqlite`, port: temporalPort, ui: true, uiPort: temporalUiPort,
-      namespace: config.temporal.namespace, log: (line) => console.log(line),
+      namespace: config.temporal.namespace, searchAttributes: SEARCH_ATTRIBUTES, log: (line) => console.log(line),
     });
     stops.push(temporal.stop);
     temporalAddress = temporal.address;
@@ -99,7 +95,7 @@ try {
     ALLOW_PRIVATE_URLS: 'true',
     // Ctrl-C should not wait minutes for a render to finish, as a deployed render worker does.
     RENDER_SHUTDOWN_GRACE_MS: '10000',
-    ...process.env,
+    ...launchEnv,
     DATABASE_URL: dbUrl,
     TEMPORAL_ADDRESS: temporalAddress,
   };

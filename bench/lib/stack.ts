@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { SEARCH_ATTRIBUTES } from '@vp/contracts/temporal';
 import { migrate } from '@vp/db/migrate';
 import { databaseUrl, freePort, startEmbeddedPostgres, startTemporalDevServer } from '@vp/devstack';
 
@@ -20,7 +21,7 @@ export async function startBenchStack() {
   const dbUrl = databaseUrl(postgres.url, 'bench');
   await migrate(dbUrl);
   const external = process.env.BENCH_TEMPORAL_ADDRESS;
-  const temporal = external ? { address: external, stop: async () => {} } : await startTemporalDevServer({ port: await freePort() });
+  const temporal = external ? { address: external, stop: async () => {} } : await startTemporalDevServer({ searchAttributes: SEARCH_ATTRIBUTES });
   return {
     /** A scratch folder for the run (DATA_DIR), removed with the stack. */
     dir,

@@ -35,7 +35,9 @@ const CONCURRENCY = Number(values.concurrency);
 Runtime.install({ logger: new DefaultLogger('WARN') });
 const stack = await startBenchStack();
 const config = loadConfig({
-  DATABASE_URL: stack.databaseUrl, TEMPORAL_ADDRESS: stack.temporalAddress, TEMPORAL_TASK_QUEUE_PREFIX: 'bench', LOG_LEVEL: 'silent', DATA_DIR: stack.dir,
+  DATABASE_URL: stack.databaseUrl, TEMPORAL_ADDRESS: stack.temporalAddress, TEMPORAL_TASK_QUEUE_PREFIX: 'bench', LOG_LEVEL: 'silent',
+  // A throw-away stack on this machine: the built-in development secrets do.
+  ALLOW_DEV_SECRETS: 'true', DATA_DIR: stack.dir,
 });
 const db = createDb(stack.databaseUrl, { max: 20 });
 const connection = await Connection.connect({ address: stack.temporalAddress });

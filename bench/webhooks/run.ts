@@ -37,6 +37,8 @@ Runtime.install({ logger: new DefaultLogger('WARN') });
 const stack = await startBenchStack();
 const config = loadConfig({
   DATABASE_URL: stack.databaseUrl, TEMPORAL_ADDRESS: stack.temporalAddress, TEMPORAL_TASK_QUEUE_PREFIX: 'bench', LOG_LEVEL: 'silent',
+  // A throw-away stack on this machine: the built-in development secrets do.
+  ALLOW_DEV_SECRETS: 'true',
   // The receivers are on this machine.
   ALLOW_PRIVATE_URLS: 'true',
 });

@@ -6,6 +6,8 @@ const flag = (fallback: boolean) =>
   z.enum(['true', 'false', '1', '0']).optional().transform((v) => (v === undefined ? fallback : v === 'true' || v === '1'));
 const int = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
 const optional = z.string().min(1).optional();
+/** 32 bytes, base64: an AES-256 key. */
+const payloadKey = z.base64('32 random bytes, base64').refine((v) => Buffer.from(v, 'base64').length === 32, '32 random bytes, base64').optional();
 /** A comma-separated list of milliseconds, e.g. `30000,120000`. */
 const msList = (fallback: number[]) =>
   z.string().regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, 'a comma-separated list of milliseconds').optional()
@@ -34,7 +36,8 @@ const Env = z.object({
   DEV_TEMPORAL_PORT: int(7233),
   DEV_TEMPORAL_UI_PORT: int(8233),
 
-  HOST: z.string().default('0.0.0.0'),
+  // Loopback unless told: a deployment (compose sets 0.0.0.0 in its containers) opts in to more.
+  HOST: z.string().default('127.0.0.1'),
   PORT: int(3000),
   BASE_URL: z.url().optional(),
   APP_URL: z.url().optional(),
@@ -54,17 +57,24 @@ const Env = z.object({
   LINKS_ENABLED: flag(true),
   // Development only: allow webhook endpoints and media on private and loopback addresses.
   ALLOW_PRIVATE_URLS: flag(false),
+  // Development and tests only: the built-in development secrets stand in for unset ones.
+  ALLOW_DEV_SECRETS: flag(false),
 
-  // Signing and encryption keys. Development defaults are refused in production.
-  LINK_SIGNING_SECRET: z.string().min(32).default('dev-link-signing-secret-change-me-please-0000'),
+  // Signing and encryption keys: required (`pnpm dev` generates its own), never the built-in ones
+  // unless ALLOW_DEV_SECRETS=true.
+  LINK_SIGNING_SECRET: z.string().min(32).optional(),
   // While rotating LINK_SIGNING_SECRET: the one before, still accepted, so that links already
   // sent keep working; drop it once they have expired (7 days).
   LINK_SIGNING_SECRET_PREVIOUS: z.string().min(32).optional(),
-  URL_SIGNING_SECRET: z.string().min(32).default('dev-url-signing-secret-change-me-please-00000'),
-  WEBHOOK_SECRET_KEY: z.string().min(32).default('dev-webhook-secret-key-change-me-please-00000'),
+  URL_SIGNING_SECRET: z.string().min(32).optional(),
+  WEBHOOK_SECRET_KEY: z.string().min(32).optional(),
   // While rotating WEBHOOK_SECRET_KEY: the one before, which still opens the endpoint secrets it
   // sealed; drop it once `pnpm admin webhooks reseal` has sealed them all with the new one.
   WEBHOOK_SECRET_KEY_PREVIOUS: z.string().min(32).optional(),
+  // The key that encrypts every Temporal payload (AES-256: 32 random bytes, base64), and while
+  // rotating it the one before, which still opens what it sealed.
+  TEMPORAL_PAYLOAD_KEY: payloadKey,
+  TEMPORAL_PAYLOAD_KEY_PREVIOUS: payloadKey,
 
   // The pitch writer: the built-in one, or any OpenAI-compatible chat-completions endpoint.
   PITCH_WRITER: z.enum(['builtin', 'openai']).default('builtin'),
@@ -76,6 +86,9 @@ const Env = z.object({
   // Workers: concurrency, and how long a database step may run before it is retried.
   WORKER_MAX_CONCURRENT_ACTIVITIES: int(20),
   PRODUCTION_STEP_TIMEOUT_MS: int(30_000),
+  // Workers write the time here every 10 s while Temporal and PostgreSQL answer them: a container's
+  // health check reads its age (docker-compose.yml). Unset: no heartbeat.
+  HEALTH_FILE: optional,
 
   // Webhook deliveries: attempt at once, then retry after each delay; 15 s to answer; an endpoint is
   // switched off after this many failures in a row when none has succeeded for this long.
@@ -121,7 +134,23 @@ export type Config = ReturnType<typeof loadConfig>;
 /** The names of every variable the service reads (`.env.example` lists the same). */
 export const ENV_NAMES = Object.keys(Env.shape);
 
+/**
+ * The built-in development secrets: stand-ins for unset secrets where ALLOW_DEV_SECRETS=true
+ * (tests, a quick try), refused everywhere else. The payload key's bytes spell one out too.
+ */
+export const DEV_SECRETS = {
+  LINK_SIGNING_SECRET: 'dev-link-signing-secret-change-me-please-0000',
+  URL_SIGNING_SECRET: 'dev-url-signing-secret-change-me-please-00000',
+  WEBHOOK_SECRET_KEY: 'dev-webhook-secret-key-change-me-please-00000',
+  TEMPORAL_PAYLOAD_KEY: Buffer.from('dev-payload-key-change-me-please').toString('base64'),
+} as const;
+type SecretName = keyof typeof DEV_SECRETS;
+/** The secrets every process needs, each with the one before it while it is rotated. */
+export const SECRET_NAMES = Object.keys(DEV_SECRETS) as SecretName[];
+const PREVIOUS = ['LINK_SIGNING_SECRET_PREVIOUS', 'WEBHOOK_SECRET_KEY_PREVIOUS', 'TEMPORAL_PAYLOAD_KEY_PREVIOUS'] as const;
+
 const DEV_SECRET = /^dev-.*-change-me-please/;
+const isDevSecret = (value: string) => DEV_SECRET.test(value) || DEV_SECRET.test(Buffer.from(value, 'base64').toString('latin1'));
 
 export function loadConfig(env: Record<string, string | undefined> = process.env) {
   // An empty variable is an unset one: docker compose passes `${VAR:-}` as ''.
@@ -132,8 +161,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   if (e.NODE_ENV === 'production') {
-    const weak = (['LINK_SIGNING_SECRET', 'LINK_SIGNING_SECRET_PREVIOUS', 'URL_SIGNING_SECRET', 'WEBHOOK_SECRET_KEY', 'WEBHOOK_SECRET_KEY_PREVIOUS'] as const).filter((k) => DEV_SECRET.test(e[k] ?? ''));
-    if (weak.length) throw new Error(`Invalid environment: set ${weak.join(', ')} in production`);
+    // Switches for a developer's machine; a deployment that kept one would trust what it must not.
+    const unsafe = (['ALLOW_DEV_SECRETS', 'ALLOW_PRIVATE_URLS'] as const).filter((name) => e[name]);
+    if (unsafe.length) throw new Error(`Invalid environment: ${unsafe.map((name) => `${name}=true`).join(' and ')} cannot be used in production`);
+  }
+  const secrets = requireSecrets(e);
+  if (e.NODE_ENV === 'production') {
     // Every link in e-mails and webhook payloads starts with it (or with APP_URL, which defaults
     // to it): localhost would reach no one.
     if (!e.BASE_URL) throw new Error('Invalid environment: set BASE_URL in production (where the API is reached)');
@@ -150,6 +183,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       taskQueuePrefix: e.TEMPORAL_TASK_QUEUE_PREFIX,
       cliPath: e.TEMPORAL_CLI_PATH,
       updateDeadlineMs: e.TEMPORAL_UPDATE_DEADLINE_MS,
+      payloadKey: Buffer.from(secrets.TEMPORAL_PAYLOAD_KEY, 'base64'),
+      previousPayloadKey: e.TEMPORAL_PAYLOAD_KEY_PREVIOUS ? Buffer.from(e.TEMPORAL_PAYLOAD_KEY_PREVIOUS, 'base64') : null,
     },
     dataDir: e.DATA_DIR,
     devStack: { postgresPort: e.DEV_POSTGRES_PORT, temporalPort: e.DEV_TEMPORAL_PORT, temporalUiPort: e.DEV_TEMPORAL_UI_PORT },
@@ -162,8 +197,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.PITCH_WRITER === 'openai'
         ? { kind: 'openai' as const, baseUrl: required(e.PITCH_WRITER_URL, 'PITCH_WRITER_URL'), model: required(e.PITCH_WRITER_MODEL, 'PITCH_WRITER_MODEL'), apiKey: e.PITCH_WRITER_API_KEY ?? '', timeoutMs: e.PITCH_WRITER_TIMEOUT_MS }
         : { kind: 'builtin' as const },
-    worker: { maxConcurrentActivities: e.WORKER_MAX_CONCURRENT_ACTIVITIES, stepTimeoutMs: e.PRODUCTION_STEP_TIMEOUT_MS },
-    secrets: { links: e.LINK_SIGNING_SECRET, previousLinks: e.LINK_SIGNING_SECRET_PREVIOUS ?? null, urls: e.URL_SIGNING_SECRET, webhookKey: e.WEBHOOK_SECRET_KEY, previousWebhookKey: e.WEBHOOK_SECRET_KEY_PREVIOUS ?? null },
+    worker: { maxConcurrentActivities: e.WORKER_MAX_CONCURRENT_ACTIVITIES, stepTimeoutMs: e.PRODUCTION_STEP_TIMEOUT_MS, healthFile: e.HEALTH_FILE ?? null },
+    secrets: { links: secrets.LINK_SIGNING_SECRET, previousLinks: e.LINK_SIGNING_SECRET_PREVIOUS ?? null, urls: secrets.URL_SIGNING_SECRET, webhookKey: secrets.WEBHOOK_SECRET_KEY, previousWebhookKey: e.WEBHOOK_SECRET_KEY_PREVIOUS ?? null },
     webhooks: {
       retryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE_MS,
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
@@ -197,6 +232,24 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   };
 }
 
+/**
+ * Every secret, set and not a built-in development one; with ALLOW_DEV_SECRETS=true an unset one
+ * is the built-in one. Refuses, naming them, the secrets missing or built-in otherwise.
+ */
+function requireSecrets(e: z.infer<typeof Env>): Record<SecretName, string> {
+  const secrets = Object.fromEntries(SECRET_NAMES.map((name) => [name, e[name] ?? (e.ALLOW_DEV_SECRETS ? DEV_SECRETS[name] : undefined)]));
+  const refused = [...SECRET_NAMES, ...PREVIOUS].filter((name) => {
+    const value = name in secrets ? secrets[name] : e[name];
+    if (value === undefined) return name in secrets;
+    return isDevSecret(value) && !e.ALLOW_DEV_SECRETS;
+  });
+  if (refused.length) {
+    const where = e.NODE_ENV === 'production' ? ' in production' : ' (`pnpm dev` generates its own; ALLOW_DEV_SECRETS=true accepts the built-in development ones outside production)';
+    throw new Error(`Invalid environment: set ${refused.join(', ')}${where}`);
+  }
+  return secrets as Record<SecretName, string>;
+}
+
 function requiredFor(value: string | undefined, name: string, when: string): string {
   if (!value) throw new Error(`Invalid environment:\n  ${name}: required when ${when}`);
   return value;
@@ -213,12 +266,28 @@ export function requireDatabaseUrl(config: Config): string {
   return config.databaseUrl;
 }
 
+/** The dev stack's data folder (DATA_DIR, `.data` by default), before the rest is parsed. */
+export function devDataDir(env: Record<string, string | undefined> = process.env): string {
+  return Env.shape.DATA_DIR.parse(env.DATA_DIR || undefined);
+}
+
+/** The environment, with the dev stack's secrets (`secrets.env` in its data folder) filled in where unset. */
+export function devStackEnv(dataDir: string, env: Record<string, string | undefined> = process.env): Record<string, string | undefined> {
+  return withFiles([`${dataDir}/secrets.env`], env);
+}
+
 /**
- * The environment, with the dev launcher's file (`.data/dev.env`: `DATABASE_URL=…`, `TEMPORAL_ADDRESS=…`)
- * filled in when DATABASE_URL is unset. Variables already set win; a missing file changes nothing.
+ * For tools working against the running dev stack (`pnpm admin`): with DATABASE_URL unset, the
+ * environment with the dev stack's files filled in, its secrets and `dev.env` (`DATABASE_URL=…`,
+ * `TEMPORAL_ADDRESS=…`, written while it runs). Variables already set win; missing files change nothing.
  */
-export function loadDevEnv(path: string, env: Record<string, string | undefined> = process.env): Record<string, string | undefined> {
-  if (env.DATABASE_URL || !existsSync(path)) return env;
-  const set = Object.entries(env).filter(([, value]) => value !== undefined);
-  return { ...parseDotenv(readFileSync(path)), ...Object.fromEntries(set) };
+export function loadDevEnv(dataDir: string, env: Record<string, string | undefined> = process.env): Record<string, string | undefined> {
+  if (env.DATABASE_URL) return env;
+  return withFiles([`${dataDir}/secrets.env`, `${dataDir}/dev.env`], env);
+}
+
+function withFiles(paths: string[], env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const set = Object.entries(env).filter(([, value]) => value !== undefined && value !== '');
+  const files = paths.filter((path) => existsSync(path)).map((path) => parseDotenv(readFileSync(path)));
+  return Object.assign({}, ...files, Object.fromEntries(set));
 }

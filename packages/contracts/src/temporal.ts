@@ -30,3 +30,18 @@ export const workflowIds = {
   /** A schedule, one per deployment (task queue prefix). */
   outboxSweep: (taskQueuePrefix: string) => `${taskQueuePrefix}webhook-outbox-sweep`,
 };
+
+/**
+ * The custom search attributes workflows are listed by, registered on every Temporal server the
+ * service uses: the dev server at its start, docker-compose.yml's one-shot service (which must list
+ * the same), and a deployment's own server by its operator.
+ */
+export const SEARCH_ATTRIBUTES = {
+  WorkspaceId: 'Keyword',
+  ProductionId: 'Keyword',
+  Stage: 'Keyword',
+  WebhookEndpointId: 'Keyword',
+  EventType: 'Keyword',
+  AccountId: 'Keyword',
+  KeyRequestStatus: 'Keyword',
+} as const;

@@ -17,6 +17,11 @@ export async function grant(db: Tx, accountId: string, amount: number, note: str
   return db.creditEntry.create({ data: { accountId, kind: 'grant', amount, note } });
 }
 
+/** Serialises the account's charges and refunds until the transaction ends. */
+async function lockAccount(tx: Prisma.TransactionClient, accountId: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'credits:' + accountId}))`;
+}
+
 export type ChargeResult = { ok: true; charged: number; alreadyCharged: boolean } | { ok: false; balance: number };
 
 /**
@@ -25,7 +30,7 @@ export type ChargeResult = { ok: true; charged: number; alreadyCharged: boolean 
  * idempotent per production.
  */
 export async function chargeWithin(tx: Prisma.TransactionClient, input: { accountId: string; productionId: string; amount: number }): Promise<ChargeResult> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'credits:' + input.accountId}))`;
+  await lockAccount(tx, input.accountId);
   const existing = await tx.creditEntry.findUnique({
     where: { productionId_kind: { productionId: input.productionId, kind: 'charge' } },
   });
@@ -42,10 +47,15 @@ export function chargeProduction(db: Db, input: { accountId: string; productionI
   return db.$transaction((tx) => chargeWithin(tx, input));
 }
 
-/** Refunds a production's charge in full, once, inside the caller's transaction; 0 when nothing was charged. */
+/**
+ * Refunds a production's charge in full, once, inside the caller's transaction; 0 when nothing was
+ * charged. Serialised per account as charges are: a retry racing the first run (a step that timed
+ * out but still runs) finds the refund made, rather than failing on its unique key.
+ */
 export async function refundWithin(tx: Prisma.TransactionClient, productionId: string): Promise<number> {
   const charge = await tx.creditEntry.findUnique({ where: { productionId_kind: { productionId, kind: 'charge' } } });
   if (!charge) return 0;
+  await lockAccount(tx, charge.accountId);
   const refund = await tx.creditEntry.upsert({
     where: { productionId_kind: { productionId, kind: 'refund' } },
     create: { accountId: charge.accountId, kind: 'refund', amount: -charge.amount, productionId },

@@ -14,7 +14,8 @@ let seen: Seen[] = [];
 const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void> = {
   '/hello': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain', 'x-kind': 'greeting' }).end('hello'),
   '/redirect': (_req, res) => res.writeHead(302, { location: '/hello' }).end(),
-  '/slow': (_req, res) => { setTimeout(() => res.end('late'), 2000).unref(); },
+  // Never answers: only the caller's own time limit (or its abort) ends a request to it.
+  '/slow': () => {},
   '/trickle': (_req, res) => {
     res.writeHead(200);
     const timer = setInterval(() => res.write('x'), 50);
@@ -168,11 +169,10 @@ describe('fetchPublic', () => {
     await expect(fetchPublic('http://nowhere.invalid/', { ...limits, resolve })).rejects.toBeInstanceOf(HostNotFoundError);
   });
 
-  it('times out a server that does not answer, and one that answers too slowly', async () => {
-    const started = Date.now();
+  it('times out a server that does not answer, and one whose answer never ends', async () => {
+    // Neither ever finishes its answer: each request can end only by its time limit.
     await expect(fetchPublic(`http://127.0.0.1:${port}/slow`, { ...local, timeoutMs: 200 })).rejects.toBeInstanceOf(FetchTimeoutError);
     await expect(fetchPublic(`http://127.0.0.1:${port}/trickle`, { ...local, timeoutMs: 300, maxBytes: 1e6 })).rejects.toThrow('no complete answer within 0.3 s');
-    expect(Date.now() - started).toBeLessThan(1500);
   });
 
   it('times out a resolver that hangs', async () => {

@@ -5,6 +5,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import './provided.ts';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { SEARCH_ATTRIBUTES } from '@vp/contracts/temporal';
 import { migrate } from '@vp/db/migrate';
 import { workflowsPath } from '@vp/workflows/path';
 import { databaseUrl, freePort, startEmbeddedPostgres, startTemporalDevServer } from '@vp/devstack';
@@ -47,7 +48,7 @@ export default async function setup(project: TestProject) {
   await writeFile(workflowBundlePath, code);
   stops.push(() => rm(bundleDir, { recursive: true, force: true }));
 
-  const temporal = await startTemporalDevServer({ cliPath: process.env.TEMPORAL_CLI_PATH, log: (l) => console.log(l) });
+  const temporal = await startTemporalDevServer({ cliPath: process.env.TEMPORAL_CLI_PATH, searchAttributes: SEARCH_ATTRIBUTES, log: (l) => console.log(l) });
   stops.push(temporal.stop);
 
   project.provide('postgresServerUrl', serverUrl);

@@ -1,5 +1,5 @@
 export { createTestDatabase, createEmptyDatabase, type TestDatabase } from './database.ts';
-export { testConfig } from './config.ts';
+export { testConfig, testSecrets } from './config.ts';
 export { seedAccount, test } from './fixtures.ts';
 export { failWrites } from './outage.ts';
 export { connectTemporal } from './temporal.ts';

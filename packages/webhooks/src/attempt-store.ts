@@ -74,7 +74,8 @@ export async function recordSuccess(
   );
 }
 
-export type FailureCounters = { consecutiveFailures: number; failingSince: Date };
+/** The failures in a row, and since when no attempt has succeeded (the last success, or the endpoint's (re-)enabling). */
+export type FailureCounters = { consecutiveFailures: number; quietSince: Date };
 
 /**
  * A failed attempt: recorded on the delivery (`nextAttemptAt` null when it was the last),
@@ -121,7 +122,7 @@ const FAILURE = `WITH failed AS (
      )
      UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 1, failing_since = COALESCE(failing_since, $3), last_attempt_at = $3
      WHERE id = $2 AND url = $9
-     RETURNING consecutive_failures AS "consecutiveFailures", failing_since AS "failingSince", enabled`;
+     RETURNING consecutive_failures AS "consecutiveFailures", GREATEST(last_success_at, enabled_at) AS "quietSince", enabled`;
 
 /** Says on a claimed attempt why it was not sent, leaving it to be made again. */
 export async function noteUnsent(db: Db, input: { deliveryId: string; attempt: number; reason: string }): Promise<void> {

@@ -18,6 +18,7 @@ const settings: WebhookSettings = {
   retryScheduleMs: [50, 50], disableAfterFailures: 3, disableAfterMs: 60 * 60 * 1000,
 };
 const box = createSecretBox(settings.serverKey);
+const HOUR = 60 * 60 * 1000;
 
 let receiver: Receiver;
 beforeAll(async () => {
@@ -117,11 +118,12 @@ describe('a delivery attempt', () => {
   });
 
   it('gives a slow receiver the configured time, then records the timeout', async ({ deps }) => {
-    receiver.respondWith(() => ({ status: 200, delayMs: 1500 }));
+    // The receiver holds its 200 until the attempt has ended: only the attempt's own time limit can end it.
+    let answer!: () => void;
+    receiver.respondWith(() => ({ status: 200, after: new Promise<void>((resolve) => (answer = resolve)) }));
     const { delivery } = await pingTo(deps.db);
-    const started = Date.now();
     expect(await attemptDelivery(deps, { deliveryId: delivery.id, attempt: 1, retryInMs: 50 })).toEqual({ done: false });
-    expect(Date.now() - started).toBeLessThan(1200);
+    answer();
     expect(await deliveryRow(deps.db, delivery.id)).toMatchObject({
       status: 'pending', lastResponseStatus: null, lastError: 'Not delivered: no complete answer within 0.4 s.',
     });
@@ -411,6 +413,49 @@ describe('an endpoint', () => {
     // One deleted meanwhile stays off.
     await markEndpointDeleted(deps.db, endpoint.id);
     expect(await saveEndpointChanges(deps.db, readByPatch, { enabled: true })).toMatchObject({ enabled: false, disabledReason: 'Deleted.' });
+  });
+
+  it('is switched off when no attempt has succeeded for the window, however short the run of failures (DECISIONS: since the last success)', async ({ deps }) => {
+    const { row: endpoint } = await endpointAt(deps.db);
+    const t0 = Date.now();
+    const attemptAt = async (hours: number) => {
+      const delivery = await createPing(deps.db, await endpointRow(deps.db, endpoint.id), settings.appUrl);
+      await attemptDelivery({ ...deps, now: () => new Date(t0 + hours * HOUR) }, { deliveryId: delivery.id, attempt: 1, retryInMs: 50 });
+    };
+    await attemptAt(0); // the last success
+    receiver.respondWith(() => ({ status: 500 }));
+    // Quiet for two days, then failing for minutes: the window is the time since that success.
+    await attemptAt(48);
+    await attemptAt(48.1);
+    expect(await endpointRow(deps.db, endpoint.id)).toMatchObject({ enabled: true, consecutiveFailures: 2 });
+    await attemptAt(48.2);
+    expect(await endpointRow(deps.db, endpoint.id)).toMatchObject({
+      enabled: false, consecutiveFailures: 3, disabledReason: 'Switched off after 3 failed attempts in a row and no success for 1 hour.',
+    });
+  });
+
+  it('counts the window of an endpoint that never succeeded from its creation, and from its switching back on', async ({ deps }) => {
+    receiver.respondWith(() => ({ status: 500 }));
+    const { row: endpoint } = await endpointAt(deps.db);
+    const t0 = endpoint.createdAt.getTime();
+    const failAt = async (hours: number) => {
+      const delivery = await createPing(deps.db, await endpointRow(deps.db, endpoint.id), settings.appUrl);
+      await attemptDelivery({ ...deps, now: () => new Date(t0 + hours * HOUR) }, { deliveryId: delivery.id, attempt: 1, retryInMs: 50 });
+    };
+    // Its first failures come two hours after it was made: no success in all that time.
+    await failAt(2);
+    await failAt(2.1);
+    await failAt(2.2);
+    expect(await endpointRow(deps.db, endpoint.id)).toMatchObject({ enabled: false, consecutiveFailures: 3 });
+
+    // Switched back on at hour 3, it has the whole window again: three failures within it leave it on.
+    await saveEndpointChanges(deps.db, endpoint, { enabled: true }, new Date(t0 + 3 * HOUR));
+    await failAt(3.1);
+    await failAt(3.2);
+    await failAt(3.9);
+    expect(await endpointRow(deps.db, endpoint.id)).toMatchObject({ enabled: true, consecutiveFailures: 3 });
+    await failAt(4);
+    expect(await endpointRow(deps.db, endpoint.id)).toMatchObject({ enabled: false, consecutiveFailures: 4 });
   });
 
   it('signs with both secrets for the overlap after a roll, then with the new one only', async ({ deps }) => {

@@ -68,14 +68,16 @@ export function findEndpoint(db: Db, id: string) {
 }
 
 /**
- * Applies a PATCH. Switching an endpoint back on resets its failure count; switching it off
- * by hand records why. Both are decided on the row as it is under its lock, not as the caller
- * read it: a delivery may have switched it off in between.
+ * Applies a PATCH. Switching an endpoint back on resets its failure count and starts its
+ * switch-off window again (at `now`); switching it off by hand records why. Both are decided on
+ * the row as it is under its lock, not as the caller read it: a delivery may have switched it off
+ * in between.
  */
 export function saveEndpointChanges(
   db: Db,
   row: Pick<EndpointRow, 'id'>,
   patch: { url?: string; description?: string | null; events?: SubscribableEventType[]; enabled?: boolean },
+  now = new Date(),
 ) {
   return db.$transaction(async (tx) => {
     const [current] = await tx.$queryRaw<{ enabled: boolean; deleted: boolean }[]>`
@@ -89,7 +91,7 @@ export function saveEndpointChanges(
         ...(patch.url !== undefined ? { url: patch.url } : {}),
         ...(patch.description !== undefined ? { description: patch.description } : {}),
         ...(patch.events !== undefined ? { events: patch.events } : {}),
-        ...(reenabled ? { enabled: true, disabledReason: null, consecutiveFailures: 0, failingSince: null } : {}),
+        ...(reenabled ? { enabled: true, enabledAt: now, disabledReason: null, consecutiveFailures: 0, failingSince: null } : {}),
         ...(disabled ? { enabled: false, disabledReason: 'Switched off through the API.' } : {}),
       },
     });

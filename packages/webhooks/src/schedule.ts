@@ -16,16 +16,18 @@ export function maxAttempts(policy: Pick<DeliveryPolicy, 'retryScheduleMs'>): nu
 }
 
 /**
- * An endpoint is switched off when its run of failures reaches the threshold and has lasted
- * the whole window: no attempt has succeeded for that long.
+ * An endpoint is switched off when its run of failures reaches the threshold and no attempt has
+ * succeeded for the whole window: since its last success or, when it has none since, since it was
+ * created or switched back on (`quietSince`, the later of the two). A run of failures that begins
+ * long after the last success may end it at once; one switched back on has the whole window again.
  */
 export function shouldSwitchOff(
   policy: Pick<DeliveryPolicy, 'disableAfterFailures' | 'disableAfterMs'>,
-  endpoint: { consecutiveFailures: number; failingSince: Date | null },
+  endpoint: { consecutiveFailures: number; quietSince: Date },
   now: Date,
 ): boolean {
-  if (endpoint.consecutiveFailures < policy.disableAfterFailures || !endpoint.failingSince) return false;
-  return now.getTime() - endpoint.failingSince.getTime() >= policy.disableAfterMs;
+  if (endpoint.consecutiveFailures < policy.disableAfterFailures) return false;
+  return now.getTime() - endpoint.quietSince.getTime() >= policy.disableAfterMs;
 }
 
 /** Human words for a duration in the switch-off reason. */

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect } from 'vitest';
 import { authenticateApiKey } from '@vp/accounts';
 import { balance } from '@vp/ledger';
-import { seedAccount, test, testConfig } from '@vp/testing';
+import { seedAccount, test, testConfig, testSecrets } from '@vp/testing';
 import { insertEndpoint, createSecretBox } from '@vp/webhooks';
 import type { Db } from '@vp/db';
 import { runCli } from './cli.ts';
@@ -146,7 +146,7 @@ describe('pnpm admin (the process)', () => {
     const main = fileURLToPath(new URL('./main.ts', import.meta.url));
     const exec = (args: string[]) =>
       new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-        execFile(process.execPath, ['--import', 'tsx', main, ...args], { env: { PATH: process.env.PATH, DATABASE_URL: database.url } }, (error, stdout, stderr) =>
+        execFile(process.execPath, ['--import', 'tsx', main, ...args], { env: { PATH: process.env.PATH, DATABASE_URL: database.url, ...testSecrets } }, (error, stdout, stderr) =>
           resolve({ code: error ? Number(error.code) : 0, stdout, stderr })),
       );
     const ok = await exec(['bootstrap', '--json']);

@@ -1,15 +1,17 @@
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig, loadDevEnv, type Config } from '@vp/config';
+import { devDataDir, loadConfig, loadDevEnv, type Config } from '@vp/config';
 import { createDb, type Db } from '@vp/db';
 import { runCli } from './cli.ts';
 
-// Against the running dev stack when DATABASE_URL is unset (`pnpm dev` writes .data/dev.env).
+// Against the running dev stack when DATABASE_URL is unset: `pnpm dev` writes .data/dev.env while
+// it runs, and keeps its secrets in .data/secrets.env.
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 let db: Db | null = null;
 let loaded: Config | null = null;
 
 function config(): Config {
-  return (loaded ??= loadConfig(loadDevEnv(`${root}.data/dev.env`)));
+  return (loaded ??= loadConfig(loadDevEnv(resolve(root, devDataDir()))));
 }
 
 function database(): Db {

@@ -5,6 +5,7 @@ import { SWEEP_EVERY_MS, sweepUnstartedRenders, sweepWorkDir } from '@vp/activit
 import { createBlobStore } from '@vp/blobs';
 import { loadConfig, requireDatabaseUrl } from '@vp/config';
 import { createDb } from '@vp/db';
+import { HEARTBEAT_EVERY_MS, touchWhenHealthy } from '@vp/health';
 import { checkRenderTools, selfCheckRender } from '@vp/render';
 import { renderFarmWorkflows } from '@vp/temporal-client';
 import pino from 'pino';
@@ -47,6 +48,14 @@ keepRunning(() => sweepUnstartedRenders({ db, blobs, workflows }), {
   onDone: (renderIds) => renderIds.length && log.info({ renderIds }, 'abandoned renders that were never started'),
   onError: (error) => log.warn({ err: error }, 'unstarted renders could not be swept; tried again later'),
 });
+// The container's health check reads this file's age (HEALTH_FILE, docker-compose.yml).
+const { healthFile } = config.worker;
+if (healthFile) {
+  keepRunning(() => touchWhenHealthy(healthFile, { temporal: () => connection.workflowService.getSystemInfo({}), database: () => db.$queryRaw`SELECT 1` }), {
+    everyMs: HEARTBEAT_EVERY_MS, signal: stop.signal, onDone: () => {},
+    onError: (error) => log.warn({ err: error }, 'not healthy: the heartbeat was not written'),
+  });
+}
 log.info({ taskQueue: worker.options.taskQueue, concurrency: config.render.concurrency, blobStore: config.blobs.kind, tools, selfCheckMs }, 'render worker started');
 await runRenderWorker(worker, stop.signal);
 await connection.close();

@@ -6,7 +6,7 @@ import { balance } from '@vp/ledger';
 import { createBuiltinWriter } from '@vp/pitch';
 import { insertProduction } from '@vp/productions';
 import { productionWorkflows, productionWorkflowSettings } from '@vp/temporal-client';
-import { connectTemporal, seedAccount, test, testConfig, waitFor } from '@vp/testing';
+import { connectTemporal, seedAccount, test, testConfig, testSecrets, waitFor } from '@vp/testing';
 import { greenlightUpdate } from '@vp/workflows/definitions';
 import { createWorkers, runWorkers } from './worker.ts';
 
@@ -25,7 +25,7 @@ describe('a worker killed mid-step', () => {
 
     // The first worker process does everything, and dies right after the greenlight step commits.
     const child = spawn(process.execPath, ['--import', 'tsx', CRASHING_WORKER, 'greenlight', inject('workflowBundlePath')], {
-      env: { PATH: process.env.PATH, DATABASE_URL: database.url, TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_TASK_QUEUE_PREFIX: config.temporal.taskQueuePrefix },
+      env: { PATH: process.env.PATH, DATABASE_URL: database.url, TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_TASK_QUEUE_PREFIX: config.temporal.taskQueuePrefix, ...testSecrets },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const output: string[] = [];

@@ -1,6 +1,7 @@
 import { NativeConnection } from '@temporalio/worker';
 import { loadConfig, requireDatabaseUrl } from '@vp/config';
 import { createDb } from '@vp/db';
+import { HEARTBEAT_EVERY_MS, touchWhenHealthy } from '@vp/health';
 import { mailerFromConfig } from '@vp/mail';
 import { keepRunning } from '@vp/activities';
 import { PRUNE_EVERY_MS, pruneDeliveryLog } from '@vp/webhooks';
@@ -25,6 +26,14 @@ if (retentionMs > 0) {
     everyMs: PRUNE_EVERY_MS, signal: stop.signal,
     onDone: (removed) => (removed.deliveries || removed.events) && log.info(removed, 'webhook delivery log pruned'),
     onError: (error) => log.warn({ err: error }, 'webhook delivery log not pruned; tried again later'),
+  });
+}
+// The container's health check reads this file's age (HEALTH_FILE, docker-compose.yml).
+const { healthFile } = config.worker;
+if (healthFile) {
+  keepRunning(() => touchWhenHealthy(healthFile, { temporal: () => connection.workflowService.getSystemInfo({}), database: () => db.$queryRaw`SELECT 1` }), {
+    everyMs: HEARTBEAT_EVERY_MS, signal: stop.signal, onDone: () => {},
+    onError: (error) => log.warn({ err: error }, 'not healthy: the heartbeat was not written'),
   });
 }
 log.info({ taskQueues: workers.map((w) => w.options.taskQueue) }, 'worker started');

@@ -120,10 +120,12 @@ describe('publishing (spec: Events)', () => {
     expect(await activities.decline(input)).toEqual({ applied: true }); // committed; its dispatch is lost
     expect(await activities.decline(input)).toEqual({ applied: true }); // the retry dispatches
     expect(await activities.decline(input)).toEqual({ applied: true });
-    await waitFor(() => at(hook.path).length === 2, { what: 'the declined event' });
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(typesAt(hook.path)).toEqual(['production.pitch_ready', 'production.declined']);
+    // One event, one delivery, attempted once (every send is claimed on the delivery first): nothing more can go out.
+    const declined = { endpointId: hook.id, event: { type: 'production.declined' as const } };
+    await waitFor(async () => (await env.db.webhookDelivery.findFirst({ where: declined }))?.status === 'succeeded', { what: 'the declined event delivered' });
     expect(await env.db.webhookEvent.count({ where: { productionId: p.id, type: 'production.declined' } })).toBe(1);
+    expect(await env.db.webhookDelivery.findMany({ where: declined })).toMatchObject([{ attempts: 1 }]);
+    expect(typesAt(hook.path)).toEqual(['production.pitch_ready', 'production.declined']);
   });
 
   it('delivers an event whose workflow start was lost for good: the outbox sweep starts it', async ({ env }) => {
@@ -328,7 +330,10 @@ describe('the delivery workflow (spec: Receiver answer and retries)', () => {
     await offDeliveries.startDelivery(delivery.id);
     try {
       await waitFor(async () => (await deliveryOf(env, delivery.id)).lastError?.includes('switched off on this server'), { what: 'the hold' });
-      await new Promise((resolve) => setTimeout(resolve, 1000)); // several checks of the switch (every 200 ms)
+      // Several checks of the switch: each waits on a timer in the delivery's workflow.
+      const checks = async () => (await env.client.workflow.getHandle(workflowIds.webhookDelivery(delivery.id)).fetchHistory()).events!
+        .filter((event) => event.timerFiredEventAttributes).length;
+      await waitFor(async () => (await checks()) >= 3, { what: 'three checks of the switch', timeoutMs: 30_000, intervalMs: 200 });
       expect(at(hook.path)).toHaveLength(0);
       expect(await deliveryOf(env, delivery.id)).toMatchObject({ status: 'pending', attempts: 0 });
     } finally {

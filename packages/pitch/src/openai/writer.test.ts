@@ -155,10 +155,12 @@ describe('the OpenAI-compatible writer', () => {
   });
 
   it('gives up on a server slower than the timeout after retrying, with a clear timeout error', async () => {
-    const { writer, requests } = await serve(() => ({ ...completion(modelAnswer()), delayMs: 1000 }), { timeoutMs: 150, maxAttempts: 2 });
-    const started = Date.now();
+    // The server holds its answers until the writer has given up: only its time limit can end each attempt.
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    const { writer, requests } = await serve(() => ({ ...completion(modelAnswer()), after: held }), { timeoutMs: 150, maxAttempts: 2 });
     const error = await failure(writer.write(input));
-    expect(Date.now() - started).toBeLessThan(900);
+    answer();
     expect(requests).toHaveLength(2);
     expect(error.failure).toBe('timeout');
     expect(error.message).toBe("The pitch writer's endpoint did not answer within 150 ms, 2 attempts in a row.");

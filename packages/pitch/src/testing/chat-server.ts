@@ -7,7 +7,8 @@ export type ChatRequestBody = {
   messages: { role: string; content: string }[];
   response_format?: { type: string };
 };
-export type ChatReply = { status?: number; headers?: Record<string, string>; json?: unknown; text?: string; delayMs?: number };
+/** `after`: nothing is answered until it settles (a server that holds its answer until told). */
+export type ChatReply = { status?: number; headers?: Record<string, string>; json?: unknown; text?: string; delayMs?: number; after?: Promise<unknown> };
 
 /** A chat-completions answer whose message content is `content`. */
 export function completion(content: string): ChatReply {
@@ -41,7 +42,8 @@ export async function startChatServer(reply: (request: ChatRequest, n: number) =
         res.writeHead(answer.status ?? 200, { 'content-type': answer.json !== undefined ? 'application/json' : 'text/plain', ...answer.headers });
         res.end(body);
       };
-      if (answer.delayMs) setTimeout(send, answer.delayMs).unref();
+      if (answer.after) void answer.after.finally(send);
+      else if (answer.delayMs) setTimeout(send, answer.delayMs).unref();
       else send();
     });
   });

@@ -3,10 +3,14 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { generate } from 'selfsigned';
 
-export type Received = { at: number; path: string; headers: IncomingHttpHeaders; body: string };
+/** `bytes`: the body as it arrived; `body`: the same, decoded as UTF-8. */
+export type Received = { at: number; path: string; headers: IncomingHttpHeaders; body: string; bytes: Buffer };
 /** `body` as a string is sent as UTF-8; a Buffer as its bytes. */
-/** `bodyDelayMs`: the status and headers go at once (after `delayMs`), the body this much later. */
-export type Answer = { status: number; body?: string | Buffer; headers?: Record<string, string>; delayMs?: number; bodyDelayMs?: number };
+/**
+ * `bodyDelayMs`: the status and headers go at once (after `delayMs`), the body this much later.
+ * `after`: nothing is answered until it settles (a receiver that holds its answer until told).
+ */
+export type Answer = { status: number; body?: string | Buffer; headers?: Record<string, string>; delayMs?: number; bodyDelayMs?: number; after?: Promise<unknown> };
 /** Decides the answer to the n-th request (0-based). */
 export type Responder = (request: Received, index: number) => Answer;
 
@@ -41,7 +45,8 @@ export async function startReceiver(responder: Responder = () => ({ status: 200,
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const request = { at: Date.now(), path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const bytes = Buffer.concat(chunks);
+      const request = { at: Date.now(), path: req.url ?? '/', headers: req.headers, body: bytes.toString('utf8'), bytes };
       const answer = respond(request, received.length);
       received.push(request);
       const reply = () => {
@@ -51,7 +56,8 @@ export async function startReceiver(responder: Responder = () => ({ status: 200,
         res.flushHeaders();
         setTimeout(() => res.destroyed || res.end(answer.body ?? ''), answer.bodyDelayMs).unref();
       };
-      if (answer.delayMs) setTimeout(reply, answer.delayMs).unref();
+      if (answer.after) void answer.after.finally(reply);
+      else if (answer.delayMs) setTimeout(reply, answer.delayMs).unref();
       else reply();
     });
   });

@@ -15,6 +15,8 @@ export type RenderRouteDeps<E extends Env> = RenderDeps & {
   caller: (c: Context<E>) => { accountId: string };
   /** When the request arrived: reading the upload spends the wait budget too. */
   receivedAt: (c: Context<E>) => number;
+  /** The clock the wait budget is read on (`Date.now`; tests move one of their own). */
+  now?: () => number;
 };
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
@@ -73,7 +75,7 @@ export function renderRoutes<E extends Env>(deps: RenderRouteDeps<E>) {
       const [first] = accepted.issues;
       return errorResponse(c, 400, { error: `Invalid render request: ${first?.path ? `${first.path}: ` : ''}${first?.message}`, issues: accepted.issues });
     }
-    if (accepted.wait) await deps.workflows.waitForRender(accepted.id, deadline - Date.now());
+    if (accepted.wait) await deps.workflows.waitForRender(accepted.id, deadline - (deps.now ?? Date.now)());
     const row = await readRender(deps.db, accountId, accepted.id);
     const finished = row.status === 'done' || row.status === 'failed';
     return c.json({ render: present(deps, row) }, finished ? 200 : 202);

@@ -10,7 +10,7 @@ import type { Db } from '@vp/db';
 import { createBuiltinWriter } from '@vp/pitch';
 import { insertProduction } from '@vp/productions';
 import { productionWorkflows, productionWorkflowSettings } from '@vp/temporal-client';
-import { connectTemporal, seedAccount, testConfig, waitFor } from '@vp/testing';
+import { connectTemporal, seedAccount, testConfig, testSecrets, waitFor } from '@vp/testing';
 import { createWorkers, runWorkers } from '@vp/worker';
 import { greenlightUpdate } from '@vp/workflows/definitions';
 import { createRenderWorker, runRenderWorker } from '../worker.ts';
@@ -39,7 +39,7 @@ export async function productionRenderingInChild(
   const child = spawn(process.execPath, ['--import', 'tsx', RENDER_WORKER, inject('workflowBundlePath')], {
     env: {
       PATH: process.env.PATH, LOG_LEVEL: 'silent', DATABASE_URL: database.url, TEMPORAL_ADDRESS: inject('temporalAddress'),
-      TEMPORAL_TASK_QUEUE_PREFIX: config.temporal.taskQueuePrefix, DATA_DIR: dataDir, ...options.childEnv,
+      TEMPORAL_TASK_QUEUE_PREFIX: config.temporal.taskQueuePrefix, DATA_DIR: dataDir, ...testSecrets, ...options.childEnv,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
