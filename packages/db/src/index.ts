@@ -9,3 +9,4 @@ export type { Project, ProjectVersion, Export, Render } from './generated/client
 export { ExportStatus, RenderStatus } from './generated/enums.ts';
 export * as keyset from './keyset.ts';
 export { isDataError, isUniqueViolation, lockFor, retryingDatabaseFailures, type DbOrTx, type Tx } from './transactions.ts';
+export { createRateLimiter, windowAt, type RateLimiter } from './rate-limit.ts';
