@@ -20,7 +20,7 @@ describe('configuration', () => {
     const secret = 'a-production-secret-of-at-least-32-characters';
     const values = Object.fromEntries([...compose.matchAll(/^\s+([A-Z][A-Z0-9_]+): (.*)$/gm)]
       .filter(([, name]) => ENV_NAMES.includes(name!))
-      .map(([, name, value]) => [name, value!.replace(/\$\{\w+:-([^}]*)\}/g, '$1').replace(/\$\{\w+:\?[^}]*\}/g, name === 'BASE_URL' ? 'https://video.example.com' : secret)]));
+      .map(([, name, value]) => [name, value!.replace(/\$\{\w+:-([^}]*)\}/g, '$1').replace(/\$\{\w+:\?[^}]*\}/g, name!.endsWith('_URL') ? `https://${name === 'APP_URL' ? 'app' : 'video'}.example.com` : secret)]));
     expect(values).toMatchObject({ NODE_ENV: 'production', PITCH_WRITER_URL: '', S3_ENDPOINT: '' });
     expect(() => loadConfig(values)).not.toThrow();
   });
@@ -38,15 +38,19 @@ describe('configuration', () => {
   it('refuses to start in production without BASE_URL, which every link it sends begins with', () => {
     const secrets = Object.fromEntries(['LINK_SIGNING_SECRET', 'URL_SIGNING_SECRET', 'WEBHOOK_SECRET_KEY'].map((name) => [name, 'a-production-secret-of-at-least-32-characters']));
     expect(() => loadConfig({ NODE_ENV: 'production', ...secrets })).toThrow(/set BASE_URL in production/);
-    expect(loadConfig({ NODE_ENV: 'production', ...secrets, BASE_URL: 'https://api.example.com' }).baseUrl).toBe('https://api.example.com');
+    // Nor without APP_URL: the app's pages, and the links that lead there.
+    expect(() => loadConfig({ NODE_ENV: 'production', ...secrets, BASE_URL: 'https://api.example.com' })).toThrow(/set APP_URL in production/);
+    const urls = { BASE_URL: 'https://api.example.com', APP_URL: 'https://app.example.com' };
+    expect(loadConfig({ NODE_ENV: 'production', ...secrets, ...urls })).toMatchObject({ baseUrl: 'https://api.example.com', appUrl: 'https://app.example.com' });
     // Nor with the development secret kept as the previous link secret: anyone could sign links with it.
-    expect(() => loadConfig({ NODE_ENV: 'production', ...secrets, BASE_URL: 'https://api.example.com', LINK_SIGNING_SECRET_PREVIOUS: 'dev-link-signing-secret-change-me-please-0000' }))
+    expect(() => loadConfig({ NODE_ENV: 'production', ...secrets, ...urls, LINK_SIGNING_SECRET_PREVIOUS: 'dev-link-signing-secret-change-me-please-0000' }))
       .toThrow(/set LINK_SIGNING_SECRET_PREVIOUS in production/);
   });
 
-  it('points links at the port it listens on, unless BASE_URL and APP_URL say otherwise', () => {
-    expect(loadConfig({ PORT: '8080' })).toMatchObject({ baseUrl: 'http://localhost:8080', appUrl: 'http://localhost:8080' });
-    expect(loadConfig({ PORT: '8080', BASE_URL: 'https://api.example.com/' })).toMatchObject({ baseUrl: 'https://api.example.com', appUrl: 'https://api.example.com' });
+  it('points links at the ports the gateway and the app listen on, unless BASE_URL and APP_URL say otherwise', () => {
+    expect(loadConfig({ PORT: '8080' })).toMatchObject({ baseUrl: 'http://localhost:8080', appUrl: 'http://localhost:3001' });
+    expect(loadConfig({ APP_PORT: '8081' })).toMatchObject({ baseUrl: 'http://localhost:3000', appUrl: 'http://localhost:8081', app: { port: 8081, signup: 'open' } });
+    expect(loadConfig({ PORT: '8080', BASE_URL: 'https://api.example.com/' })).toMatchObject({ baseUrl: 'https://api.example.com', appUrl: 'http://localhost:3001' });
     expect(loadConfig({ BASE_URL: 'https://api.example.com', APP_URL: 'https://app.example.com' })).toMatchObject({ appUrl: 'https://app.example.com' });
   });
 
