@@ -3,6 +3,8 @@ export { isDatabaseFailure } from './failures.ts';
 export { Prisma } from './generated/client.ts';
 export type { Account, Workspace, Membership, ApiKey, CreditEntry, RateLimitWindow, Production, PitchVersion, ProductionEvent } from './generated/client.ts';
 export { Role, CreditKind, Stage } from './generated/enums.ts';
+export type { Session, SignInToken, Invitation, Passkey } from './generated/client.ts';
+export { KeyOrigin, EmailKind } from './generated/enums.ts';
 export type { WebhookEndpoint, WebhookEvent, WebhookDelivery, LinkEmail } from './generated/client.ts';
 export { WebhookDeliveryStatus, LinkEmailStatus } from './generated/enums.ts';
 export type { Project, ProjectVersion, Export, Render } from './generated/client.ts';
