@@ -55,7 +55,7 @@ export async function setMember(db: Db, input: { workspaceId: string; accountId:
   });
 }
 
-export type WorkspaceAccess = { workspaceId: string; ownerId: string; name: string; role: Role; canWrite: boolean };
+export type WorkspaceAccess = { workspaceId: string; ownerId: string; name: string; role: Role; canWrite: boolean; personal: boolean; pitchCap: number };
 
 /**
  * The caller's access to a workspace: the named one, or the personal one when none is named.
@@ -73,5 +73,7 @@ export async function workspaceAccess(db: DbOrTx, accountId: string, workspaceId
     name: membership.workspace.name,
     role: membership.role,
     canWrite: canWrite(membership.role),
+    personal: membership.workspace.personal,
+    pitchCap: membership.workspace.pitchCap,
   };
 }

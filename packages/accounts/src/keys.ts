@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { API_KEY_DISPLAY_PREFIX_LENGTH, API_KEY_PREFIX, DomainError, SCOPES, type Caller, type Scope } from '@vp/contracts';
 import type { Db, KeyOrigin } from '@vp/db';
 import { hashSecret } from './secrets.ts';
+import { idOrNotFound } from './validate.ts';
 
 /** `svc_live_` + 32 random bytes, base64url. Shown once; only its SHA-256 is kept. */
 export function generateApiKey(): string {
@@ -58,7 +59,7 @@ export function listKeys(db: Db, caller: Caller) {
 
 /** Revokes one of the caller's keys at once; a key already revoked stays so. Another's key is not found. */
 export async function revokeKey(db: Db, caller: Caller, keyId: string): Promise<void> {
-  if (await revokeApiKey(db, keyId, caller.accountId)) return;
+  if (await revokeApiKey(db, idOrNotFound(keyId, 'key'), caller.accountId)) return;
   const own = await db.apiKey.findFirst({ where: { id: keyId, accountId: caller.accountId }, select: { id: true } });
   if (!own) throw new DomainError('not_found', 'No such key.');
 }
