@@ -47,6 +47,11 @@ export function createApp(deps: AppDeps) {
   app.route('/assets', assetRoutes());
   for (const prefix of GATEWAY_PAGES) app.route(prefix, gatewayPageRoutes(deps.config.baseUrl));
 
+  // Every page is someone's own, or carries a sign-in link's token: no cache keeps one.
+  app.use(async (c, next) => {
+    c.header('Cache-Control', 'no-store');
+    await next();
+  });
   app.use(sameOriginOnly(site));
   app.use(loadSession(deps, site));
   app.route('/sign-in', signInRoutes(deps, site));

@@ -45,8 +45,6 @@ export function requireSignIn(deps: AppDeps) {
     const caller = { accountId: session.accountId, actor: `user:${session.accountId}`, via: 'app' } as const;
     c.set('caller', caller);
     c.set('workspace', await currentWorkspace(deps.db, caller, session));
-    // Pages of a signed-in person are theirs alone: no cache keeps them.
-    c.header('Cache-Control', 'no-store');
     await next();
   });
 }

@@ -2,3 +2,4 @@ export { startTestApp, type TestApp } from './app.ts';
 export { startMailCatcher, signInLinkIn, type CaughtMail, type MailCatcher } from './mail-catcher.ts';
 export { addVirtualAuthenticator, expectAccessible, launchBrowser, newContext, signInByEmail, CHROMIUM } from './browser.ts';
 export { startGatewayProcess } from './gateway.ts';
+export { signedInSession } from './sessions.ts';
