@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { createAccount, createWorkspace, saveBrand, setMember } from '@vp/accounts';
 import { test } from '@vp/testing';
 import { SIGN_IN_LIMITS } from './http/limits.ts';
-import { signedInSession, startMailCatcher, startTestApp, type MailCatcher } from './testing/index.ts';
+import { signedInSession, startMailCatcher, startTestApp, type MailCatcher, type TestApp } from './testing/index.ts';
 
 let mail: MailCatcher;
 beforeAll(async () => {
@@ -19,6 +19,11 @@ const it = test.extend('app', { scope: 'file' }, async ({ database }, { onCleanu
 });
 
 const CSP_NONCE = /script-src 'nonce-([^']+)'/;
+
+/** Asks for a sign-in link as the sign-in page's form does. */
+const ask = (app: TestApp, email: string) => app.app.request('/sign-in', {
+  method: 'POST', headers: { origin: app.url, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ email }),
+});
 
 describe('every page', () => {
   it('has a CSP whose scripts need a fresh nonce, no framing, forms to itself; nosniff, no Referer; no cache', async ({ app, database }) => {
@@ -59,7 +64,8 @@ describe('forged requests (every state-changing POST checks the Origin and the s
     const post = (headers: Record<string, string>) => app.app.request('/account/name', {
       method: 'POST', headers: { cookie: me.cookie, 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams({ _csrf: me.csrf, name: 'Changed' }),
     });
-    for (const headers of [{ origin: 'https://evil.example' }, { origin: 'null', 'sec-fetch-site': 'cross-site' }, {}, { 'sec-fetch-site': 'same-site' }, { origin: app.url.replace('localhost', '127.0.0.1') }]) {
+    const forged: Record<string, string>[] = [{ origin: 'https://evil.example' }, { origin: 'null', 'sec-fetch-site': 'cross-site' }, {}, { 'sec-fetch-site': 'same-site' }, { origin: app.url.replace('localhost', '127.0.0.1') }];
+    for (const headers of forged) {
       const res = await post(headers);
       expect(res.status, JSON.stringify(headers)).toBe(403);
       expect(await res.text()).toContain('not sent from this site');
@@ -77,7 +83,8 @@ describe('forged requests (every state-changing POST checks the Origin and the s
     const post = (form: Record<string, string>, headers: Record<string, string> = {}) => app.app.request('/keys', {
       method: 'POST', headers: { cookie: me.cookie, origin: app.url, 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams({ name: 'ci', scopes: 'productions', ...form }),
     });
-    for (const form of [{}, { _csrf: '' }, { _csrf: `${me.csrf}x` }, { _csrf: other.csrf }]) {
+    const forms: Record<string, string>[] = [{}, { _csrf: '' }, { _csrf: `${me.csrf}x` }, { _csrf: other.csrf }];
+    for (const form of forms) {
       const res = await post(form);
       expect(res.status, JSON.stringify(form)).toBe(403);
       expect(await res.text()).toContain('Not allowed');
@@ -117,9 +124,6 @@ describe('forged requests (every state-changing POST checks the Origin and the s
 });
 
 describe('sign-in requests', () => {
-  const ask = (app: { app: { request: (path: string, init: RequestInit) => Promise<Response> }; url: string }, email: string) => app.app.request('/sign-in', {
-    method: 'POST', headers: { origin: app.url, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ email }),
-  });
   const withoutNonce = (html: string) => html.replace(/nonce="[^"]+"/g, '');
 
   it('answer the same page for every address; the link opens a page that signs in only when its button is pressed', async ({ app, database }) => {
@@ -168,10 +172,6 @@ describe('SIGNUP=invite', () => {
     } finally {
       await app.close();
     }
-  });
-
-  const ask = (app: { app: { request: (path: string, init: RequestInit) => Promise<Response> }; url: string }, email: string) => app.app.request('/sign-in', {
-    method: 'POST', headers: { origin: app.url, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ email }),
   });
 });
 
