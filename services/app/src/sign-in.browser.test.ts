@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { test } from '@vp/testing';
 import {
-  addVirtualAuthenticator, expectAccessible, launchBrowser, newContext, signInByEmail, signInLinkIn, startMailCatcher, startTestApp,
+  addVirtualAuthenticator, BROWSER_TEST_MS, expectAccessible, launchBrowser, newContext, newWindowEachTime, signInByEmail, signInLinkIn, startMailCatcher, startTestApp,
   type MailCatcher,
 } from './testing/index.ts';
 
@@ -16,21 +16,30 @@ afterAll(async () => {
 });
 
 const it = test.extend('app', { scope: 'file' }, async ({ database }, { onCleanup }) => {
-  const app = await startTestApp(database, { mail });
+  const app = await startTestApp(database, { mail, limiterNow: newWindowEachTime() });
   onCleanup(app.close);
   return app;
 });
 
 const cookieNamed = async (context: Awaited<ReturnType<typeof newContext>>, name: string) => (await context.cookies()).find((c) => c.name === name);
 
-describe('signing in, in a real browser', () => {
+describe('signing in, in a real browser', { timeout: BROWSER_TEST_MS }, () => {
   it('by the link the real mailer sent to a real SMTP server; a new address lands on its own workspace', async ({ app }) => {
     const context = await newContext(browser);
     const page = await context.newPage();
     await page.goto(`${app.url}/`);
     expect(new URL(page.url()).pathname).toBe('/sign-in');
     await expectAccessible(page, 'the sign-in page');
-    await signInByEmail(page, app.url, mail, 'first@example.test');
+    await page.getByLabel('E-mail address').fill('First@Example.test');
+    await page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
+    await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
+    await expectAccessible(page, 'the check-your-e-mail page');
+    const message = await mail.next('first@example.test', 0);
+    expect(message.subject).toBe('Sign in to Video Production Service');
+    await page.goto(signInLinkIn(message));
+    await expectAccessible(page, 'the sign-in link\'s page');
+    await page.getByRole('button', { name: 'Sign in as first@example.test' }).click();
+    await page.waitForURL(`${app.url}/`);
     await expect(page.getByRole('heading', { name: 'Productions' }).isVisible()).resolves.toBe(true);
     const cookie = await cookieNamed(context, 'vp_session');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', secure: false, path: '/' });

@@ -15,9 +15,16 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
 }
 
+/** How long a browser step may wait: the machine running the tests may be busy with others. */
+export const BROWSER_STEP_MS = 60_000;
+/** A browser test file's tests take several sign-ins each. */
+export const BROWSER_TEST_MS = 240_000;
+
 /** A fresh profile (cookies of its own), at a phone's width or a laptop's. */
-export function newContext(browser: Browser, width: 375 | 1280 = 1280): Promise<BrowserContext> {
-  return browser.newContext({ viewport: { width, height: width === 375 ? 812 : 900 }, deviceScaleFactor: 1 });
+export async function newContext(browser: Browser, width: 375 | 1280 = 1280): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width, height: width === 375 ? 812 : 900 }, deviceScaleFactor: 1 });
+  context.setDefaultTimeout(BROWSER_STEP_MS);
+  return context;
 }
 
 /**
