@@ -1,7 +1,7 @@
 /**
  * `pnpm dev`: the whole service on one machine. Embedded PostgreSQL when DATABASE_URL is unset,
  * `temporal server start-dev` (SQLite file, Web UI) when TEMPORAL_ADDRESS is unset; then the
- * migrations, the gateway, the workers and a render worker. Ctrl-C stops everything; data
+ * migrations, the gateway, the app, the workers and a render worker. Ctrl-C stops everything; data
  * (and the blob store's videos) stays in .data/.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -23,6 +23,7 @@ const { postgresPort, temporalPort, temporalUiPort } = config.devStack;
 /** The processes of the service; each reads its configuration from the environment only. */
 const SERVICES = [
   { name: 'gateway', entry: 'services/gateway/src/main.ts' },
+  { name: 'app', entry: 'services/app/src/main.ts' },
   { name: 'worker', entry: 'services/worker/src/main.ts' },
   { name: 'render-worker', entry: 'services/render-worker/src/main.ts' },
 ];
@@ -118,6 +119,7 @@ try {
   console.log([
     '',
     'The video production service is running:',
+    `  App          ${config.appUrl}   (sign in: the link is printed here and written to ${config.mail.outboxDir})`,
     `  API          ${config.baseUrl}/v1`,
     `  API docs     ${config.baseUrl}/docs   (OpenAPI: ${config.baseUrl}/v1/openapi.json)`,
     `  Temporal UI  ${temporalUi ?? `(external Temporal at ${temporalAddress})`}`,
