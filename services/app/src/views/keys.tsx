@@ -51,18 +51,18 @@ export function KeysPage(props: {
         <h2 id="list">Your keys</h2>
         {props.keys.length ? (
           <div class="table-wrap">
-            <table>
+            <table class="cards">
               <thead><tr><th scope="col">Prefix</th><th scope="col">Name</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Made</th><th scope="col"><span class="visually-hidden">Revoke</span></th></tr></thead>
               <tbody>
                 {props.keys.map((key) => (
                   <tr class={key.revokedAt ? 'revoked' : undefined}>
-                    <td><code>{key.prefix}…</code></td>
-                    <td>{key.name}</td>
-                    <td>{key.scopes.join(', ')}</td>
-                    <td>{when(key.createdAt)}</td>
-                    <td>{when(key.lastUsedAt)}</td>
-                    <td>{MADE_BY[key.madeBy] ?? key.madeBy}</td>
-                    <td>
+                    <td data-label="Prefix"><code>{key.prefix}…</code></td>
+                    <td data-label="Name">{key.name}</td>
+                    <td data-label="Scopes">{key.scopes.join(', ')}</td>
+                    <td data-label="Created">{when(key.createdAt)}</td>
+                    <td data-label="Last used">{when(key.lastUsedAt)}</td>
+                    <td data-label="Made">{MADE_BY[key.madeBy] ?? key.madeBy}</td>
+                    <td data-label="">
                       {key.revokedAt ? <span>Revoked {when(key.revokedAt)}</span> : (
                         <form method="post" action={`/keys/${key.id}/revoke`}>
                           <Csrf token={chrome.csrf} />

@@ -11,11 +11,11 @@ export function ProductionsPage(props: { chrome: Chrome; productions: Production
       <p class="muted">Productions of {props.chrome.workspace.name}, newest first. Make them with the API (<code>POST /v1/productions</code>) and a key from <a href="/keys">API keys</a>.</p>
       {props.productions.length ? (
         <div class="table-wrap">
-          <table>
+          <table class="cards">
             <thead><tr><th scope="col">Production</th><th scope="col">Stage</th><th scope="col">Created</th><th scope="col">Credits charged</th></tr></thead>
             <tbody>
               {props.productions.map((p) => (
-                <tr><td>{p.title}</td><td><span class={`stage stage-${p.stage}`}>{p.stage.replace('_', ' ')}</span></td><td>{when(p.createdAt)}</td><td class="num">{p.credits}</td></tr>
+                <tr><td data-label="Production">{p.title}</td><td data-label="Stage"><span class={`stage stage-${p.stage}`}>{p.stage.replace('_', ' ')}</span></td><td data-label="Created">{when(p.createdAt)}</td><td data-label="Credits charged" class="num">{p.credits}</td></tr>
               ))}
             </tbody>
           </table>

@@ -92,16 +92,16 @@ export function WorkspacePage(props: { chrome: Chrome; view: WorkspaceView; form
         <p>Pitches this month: <strong>{view.credits.pitchesUsed}</strong> of {view.credits.pitchCap}</p>
         {view.credits.entries.length ? (
           <div class="table-wrap">
-            <table>
+            <table class="cards">
               <caption class="visually-hidden">Credit entries, newest first</caption>
               <thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">Credits</th><th scope="col">Note</th></tr></thead>
               <tbody>
                 {view.credits.entries.map((entry) => (
                   <tr>
-                    <td>{when(entry.createdAt)}</td>
-                    <td>{entry.kind}{entry.productionId ? <span class="muted"> production {entry.productionId.slice(0, 8)}</span> : null}</td>
-                    <td class="num">{entry.amount > 0 ? `+${entry.amount}` : entry.amount}</td>
-                    <td>{entry.note ?? ''}</td>
+                    <td data-label="When">{when(entry.createdAt)}</td>
+                    <td data-label="What">{entry.kind}{entry.productionId ? <span class="muted"> production {entry.productionId.slice(0, 8)}</span> : null}</td>
+                    <td data-label="Credits" class="num">{entry.amount > 0 ? `+${entry.amount}` : entry.amount}</td>
+                    <td data-label="Note">{entry.note ?? ''}</td>
                   </tr>
                 ))}
               </tbody>
