@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { DomainError } from '@vp/contracts';
 
-const Email = z.email().max(254);
+/** What a browser's `type=email` field accepts (so `dev@localhost`, the development account, too). */
+const Email = z.email({ pattern: z.regexes.html5Email }).max(254);
 const Uuid = z.uuid();
 
 /** An e-mail address as stored: trimmed, lower-case; a DomainError naming `path` when it is none. */
