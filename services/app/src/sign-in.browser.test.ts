@@ -1,31 +1,13 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { test } from '@vp/testing';
-import {
-  addVirtualAuthenticator, BROWSER_TEST_MS, expectAccessible, launchBrowser, newContext, newWindowEachTime, signInByEmail, signInLinkIn, startMailCatcher, startTestApp,
-  type MailCatcher,
-} from './testing/index.ts';
+import { describe, expect } from 'vitest';
+import { addVirtualAuthenticator, BROWSER_TEST_MS, browserSuite, expectAccessible, newContext, signInByEmail, signInLinkIn } from './testing/index.ts';
 
-let browser: Browser;
-let mail: MailCatcher;
-beforeAll(async () => {
-  [browser, mail] = await Promise.all([launchBrowser(), startMailCatcher()]);
-});
-afterAll(async () => {
-  await Promise.all([browser?.close(), mail?.close()]);
-});
-
-const it = test.extend('app', { scope: 'file' }, async ({ database }, { onCleanup }) => {
-  const app = await startTestApp(database, { mail, limiterNow: newWindowEachTime() });
-  onCleanup(app.close);
-  return app;
-});
+const { shared, it } = browserSuite();
 
 const cookieNamed = async (context: Awaited<ReturnType<typeof newContext>>, name: string) => (await context.cookies()).find((c) => c.name === name);
 
 describe('signing in, in a real browser', { timeout: BROWSER_TEST_MS }, () => {
   it('by the link the real mailer sent to a real SMTP server; a new address lands on its own workspace', async ({ app }) => {
-    const context = await newContext(browser);
+    const context = await newContext(shared.browser);
     const page = await context.newPage();
     await page.goto(`${app.url}/`);
     expect(new URL(page.url()).pathname).toBe('/sign-in');
@@ -34,7 +16,7 @@ describe('signing in, in a real browser', { timeout: BROWSER_TEST_MS }, () => {
     await page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
     await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
     await expectAccessible(page, 'the check-your-e-mail page');
-    const message = await mail.next('first@example.test', 0);
+    const message = await shared.mail.next('first@example.test', 0);
     expect(message.subject).toBe('Sign in to Video Production Service');
     await page.goto(signInLinkIn(message));
     await expectAccessible(page, 'the sign-in link\'s page');
@@ -46,7 +28,7 @@ describe('signing in, in a real browser', { timeout: BROWSER_TEST_MS }, () => {
     expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(29 * 86400);
     await expectAccessible(page, 'the productions page');
     // The link worked once.
-    const used = signInLinkIn(mail.messages.filter((m) => m.to.includes('first@example.test')).at(-1)!);
+    const used = signInLinkIn(shared.mail.messages.filter((m) => m.to.includes('first@example.test')).at(-1)!);
     const again = await context.newPage();
     const answer = await again.goto(used);
     expect(answer?.status()).toBe(410);
@@ -54,10 +36,10 @@ describe('signing in, in a real browser', { timeout: BROWSER_TEST_MS }, () => {
   });
 
   it('with a passkey registered on the account page (Chromium\'s virtual authenticator)', async ({ app }) => {
-    const context = await newContext(browser);
+    const context = await newContext(shared.browser);
     const page = await context.newPage();
     const authenticator = await addVirtualAuthenticator(page);
-    await signInByEmail(page, app.url, mail, 'passkey@example.test');
+    await signInByEmail(page, app.url, shared.mail, 'passkey@example.test');
     await page.goto(`${app.url}/account`);
     await expectAccessible(page, 'the account page');
     await page.getByLabel('Name of the new passkey').fill('Test laptop <script>"');

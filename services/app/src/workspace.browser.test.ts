@@ -1,25 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect } from 'vitest';
 import { createWorkspace } from '@vp/accounts';
-import { test } from '@vp/testing';
-import {
-  BROWSER_TEST_MS, expectAccessible, launchBrowser, newContext, newWindowEachTime, signInByEmail, signInLinkIn, startGatewayProcess, startMailCatcher, startTestApp, type MailCatcher,
-} from './testing/index.ts';
+import { BROWSER_TEST_MS, browserSuite, expectAccessible, newContext, signInByEmail, signInLinkIn, startGatewayProcess } from './testing/index.ts';
 
-let browser: Browser;
-let mail: MailCatcher;
-beforeAll(async () => {
-  [browser, mail] = await Promise.all([launchBrowser(), startMailCatcher()]);
-});
-afterAll(async () => {
-  await Promise.all([browser?.close(), mail?.close()]);
-});
-
-const it = test.extend('app', { scope: 'file' }, async ({ database }, { onCleanup }) => {
-  const app = await startTestApp(database, { mail, limiterNow: newWindowEachTime() });
-  onCleanup(app.close);
-  return app;
-});
+const { shared, it } = browserSuite();
 
 /** Markup and quotes that would run or break out of an attribute if any page left them unescaped. */
 const EVIL = `<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2">'"`;
@@ -28,10 +12,10 @@ const ranScript = (page: Page) => page.evaluate(() => (window as unknown as { __
 describe('keys, members and the workspace, in a real browser', { timeout: BROWSER_TEST_MS }, () => {
   it('a key made on /keys is shown once, listed, works on the gateway\'s /v1, and stops at once when revoked', async ({ app, database }) => {
     const gateway = await startGatewayProcess(database, { APP_URL: app.url });
-    const context = await newContext(browser);
+    const context = await newContext(shared.browser);
     try {
       const page = await context.newPage();
-      await signInByEmail(page, app.url, mail, 'keys@example.test');
+      await signInByEmail(page, app.url, shared.mail, 'keys@example.test');
       await page.getByRole('navigation').getByRole('link', { name: 'API keys' }).click();
       await page.getByLabel('Name', { exact: true }).fill(`CI ${EVIL}`);
       await page.getByRole('checkbox', { name: /renders/ }).check();
@@ -64,12 +48,12 @@ describe('keys, members and the workspace, in a real browser', { timeout: BROWSE
     }
   });
 
-  it('an invited viewer joins from the e-mail, sees the workspace without controls, and a forged POST is refused', async ({ app, database }) => {
-    const owner = await newContext(browser);
-    const guest = await newContext(browser, 375);
+  it('an invited viewer joins from the e-shared.mail, sees the workspace without controls, and a forged POST is refused', async ({ app, database }) => {
+    const owner = await newContext(shared.browser);
+    const guest = await newContext(shared.browser, 375);
     try {
       const page = await owner.newPage();
-      await signInByEmail(page, app.url, mail, 'owner@example.test');
+      await signInByEmail(page, app.url, shared.mail, 'owner@example.test');
       const ownerId = (await database.db.account.findUniqueOrThrow({ where: { email: 'owner@example.test' } })).id;
       await createWorkspace(database.db, { ownerId, name: `Team ${EVIL}` });
       await page.reload();
@@ -90,7 +74,7 @@ describe('keys, members and the workspace, in a real browser', { timeout: BROWSE
       await expectAccessible(page, 'the workspace page, as its owner');
       expect(await ranScript(page)).toBeNull();
 
-      const invitation = await mail.next('viewer@example.test', 0);
+      const invitation = await shared.mail.next('viewer@example.test', 0);
       expect(invitation.text).toContain('invited you to the workspace');
       const viewer = await guest.newPage();
       await viewer.goto(signInLinkIn(invitation));
@@ -128,10 +112,10 @@ describe('keys, members and the workspace, in a real browser', { timeout: BROWSE
   });
 
   it('a form whose CSRF token was taken out is refused, and nothing changes', async ({ app, database }) => {
-    const context = await newContext(browser);
+    const context = await newContext(shared.browser);
     try {
       const page = await context.newPage();
-      await signInByEmail(page, app.url, mail, 'csrf@example.test');
+      await signInByEmail(page, app.url, shared.mail, 'csrf@example.test');
       await page.goto(`${app.url}/account`);
       await page.getByLabel('Name', { exact: true }).fill(`Ada ${EVIL}`);
       await page.getByRole('button', { name: 'Save name' }).click();
@@ -150,10 +134,10 @@ describe('keys, members and the workspace, in a real browser', { timeout: BROWSE
   });
 
   it('signing out ends the session (its cookie no longer works); signing out everywhere ends the others', async ({ app }) => {
-    const [one, two, three] = await Promise.all([newContext(browser), newContext(browser), newContext(browser)]);
+    const [one, two, three] = await Promise.all([newContext(shared.browser), newContext(shared.browser), newContext(shared.browser)]);
     try {
       const first = await one.newPage();
-      await signInByEmail(first, app.url, mail, 'out@example.test');
+      await signInByEmail(first, app.url, shared.mail, 'out@example.test');
       const cookies = await one.cookies();
       await first.getByRole('button', { name: 'Sign out' }).click();
       await first.waitForURL(`${app.url}/sign-in`);
@@ -163,9 +147,9 @@ describe('keys, members and the workspace, in a real browser', { timeout: BROWSE
       await replay.goto(`${app.url}/account`);
       expect(new URL(replay.url()).pathname).toBe('/sign-in');
 
-      await signInByEmail(replay, app.url, mail, 'out@example.test');
+      await signInByEmail(replay, app.url, shared.mail, 'out@example.test');
       const other = await three.newPage();
-      await signInByEmail(other, app.url, mail, 'out@example.test');
+      await signInByEmail(other, app.url, shared.mail, 'out@example.test');
       await replay.goto(`${app.url}/account`);
       await expect(replay.getByRole('button', { name: /^Sign out Chrome on Linux/ }).count()).resolves.toBe(2);
       await replay.getByRole('button', { name: 'Sign out everywhere' }).click();

@@ -3,3 +3,4 @@ export { startMailCatcher, signInLinkIn, type CaughtMail, type MailCatcher } fro
 export { addVirtualAuthenticator, expectAccessible, launchBrowser, newContext, signInByEmail, BROWSER_TEST_MS, CHROMIUM } from './browser.ts';
 export { startGatewayProcess } from './gateway.ts';
 export { signedInSession } from './sessions.ts';
+export { browserSuite } from './browser-suite.ts';
