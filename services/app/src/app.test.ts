@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { createAccount, createWorkspace, saveBrand, setMember } from '@vp/accounts';
+import { createAccount, createWorkspace, requestSignIn, saveBrand, setMember } from '@vp/accounts';
 import { test } from '@vp/testing';
 import { SIGN_IN_LIMITS } from './http/limits.ts';
 import { signedInSession, startMailCatcher, startTestApp, type MailCatcher, type TestApp } from './testing/index.ts';
@@ -156,6 +156,25 @@ describe('sign-in requests', () => {
     expect(Number(perAddress.at(-1)!.headers.get('retry-after'))).toBeGreaterThan(0);
     limiterNow += 60_000;
     expect((await ask(app, 'flood@example.test')).status).toBe(200);
+  });
+});
+
+describe('on https', () => {
+  it('the session cookie is __Host- prefixed and Secure; the app\'s https origin is the one forms must come from', async ({ database }) => {
+    const app = await startTestApp(database, { env: { APP_URL: 'https://app.example.test' } });
+    try {
+      const link = await requestSignIn(database.db, { email: 'secure@example.test', signup: 'open' });
+      const use = (origin: string) => app.app.request('/sign-in/link', { method: 'POST', headers: { origin, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: link.token }) });
+      expect((await use(app.url)).status).toBe(403);
+      const signedIn = await use('https://app.example.test');
+      expect(signedIn.headers.get('set-cookie')).toMatch(/^__Host-vp_session=[\w-]{43}; Max-Age=2592000; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
+      const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
+      expect((await app.app.request('/account', { headers: { cookie } })).status).toBe(200);
+      // The plain name means nothing on https.
+      expect((await app.app.request('/account', { headers: { cookie: cookie.replace('__Host-', '') } })).status).toBe(303);
+    } finally {
+      await app.close();
+    }
   });
 });
 
