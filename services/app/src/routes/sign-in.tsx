@@ -72,7 +72,7 @@ export function signInRoutes(deps: AppDeps, site: AppSite) {
   /** A browser that signs in again leaves its previous session behind: it ends. */
   async function endPrevious(c: Context<AppEnv>): Promise<void> {
     const previous = c.var.session;
-    if (previous) await endSession(deps.db, { accountId: previous.accountId, actor: `user:${previous.accountId}`, via: 'app' }, previous.id).catch(() => {});
+    if (previous) await endSession(deps.db, { accountId: previous.accountId, actor: `user:${previous.accountId}`, via: 'app' }, previous.id).catch(alreadyEnded);
   }
 
   return app;
@@ -82,9 +82,14 @@ export function signInRoutes(deps: AppDeps, site: AppSite) {
 export function signOutRoute(deps: AppDeps, site: AppSite) {
   const app = new Hono<AppEnv>();
   app.post('/', async (c) => {
-    await endSession(deps.db, c.var.caller, c.var.session!.id).catch(() => {});
+    await endSession(deps.db, c.var.caller, c.var.session!.id).catch(alreadyEnded);
     clearSessionCookie(c, site);
     return c.redirect('/sign-in', 303);
   });
   return app;
+}
+
+/** A session that ended meanwhile (signed out elsewhere) is what was wanted; anything else is a failure. */
+function alreadyEnded(error: unknown): void {
+  if (!(error instanceof DomainError && error.code === 'not_found')) throw error;
 }
