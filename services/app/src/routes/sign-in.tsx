@@ -20,7 +20,7 @@ export function signInRoutes(deps: AppDeps, site: AppSite) {
   const nonce = (c: Context<AppEnv>) => c.var.secureHeadersNonce ?? '';
   app.use('*', limitSignInsPerAddress(deps));
 
-  app.get('/', (c) => (c.var.session ? c.redirect('/', 303) : c.html(<SignInPage nonce={nonce(c)} />)));
+  app.get('/', (c) => (c.var.session ? c.redirect('/', 303) : c.html(<SignInPage nonce={nonce(c)} signup={deps.config.app.signup} />)));
 
   app.post('/', async (c) => {
     const typed = await field(c, 'email');
@@ -28,7 +28,7 @@ export function signInRoutes(deps: AppDeps, site: AppSite) {
     try {
       email = emailAddress(typed);
     } catch (error) {
-      return c.html(<SignInPage nonce={nonce(c)} email={typed} problem={invalidMessage(error)} />, 400);
+      return c.html(<SignInPage nonce={nonce(c)} signup={deps.config.app.signup} email={typed} problem={invalidMessage(error)} />, 400);
     }
     await limitSignInsPerEmail(deps, email);
     const link = await requestSignIn(deps.db, { email, signup: deps.config.app.signup, now: now() });

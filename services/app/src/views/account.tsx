@@ -33,53 +33,8 @@ export function AccountPage(props: { chrome: Chrome; view: AccountView; notice?:
         </form>
       </section>
 
-      <section class="card" aria-labelledby="passkeys">
-        <h2 id="passkeys">Passkeys</h2>
-        <p class="muted">A passkey signs you in without an e-mail: your device's screen lock or a security key.</p>
-        {view.passkeys.length ? (
-          <ul class="rows">
-            {view.passkeys.map((passkey) => (
-              <li>
-                <span><strong>{passkey.name}</strong> <span class="muted">added {when(passkey.createdAt)}, last used {when(passkey.lastUsedAt)}</span></span>
-                <form method="post" action={`/account/passkeys/${passkey.id}/remove`}>
-                  <Csrf token={chrome.csrf} />
-                  <button type="submit" class="quiet" aria-label={`Remove the passkey ${passkey.name}`}>Remove</button>
-                </form>
-              </li>
-            ))}
-          </ul>
-        ) : <p>No passkeys yet.</p>}
-        <form id="add-passkey" class="inline" hidden>
-          <Csrf token={chrome.csrf} />
-          <label for="passkey-name">Name of the new passkey</label>
-          <input id="passkey-name" name="name" maxlength={100} placeholder="e.g. Work laptop" />
-          <button type="submit">Add a passkey</button>
-        </form>
-        <p class="notice problem" role="alert" id="passkey-problem" hidden></p>
-        <noscript><p class="muted">Adding a passkey needs JavaScript.</p></noscript>
-      </section>
-
-      <section class="card" aria-labelledby="sessions">
-        <h2 id="sessions">Where you are signed in</h2>
-        <ul class="rows">
-          {view.sessions.map((session) => (
-            <li>
-              <span>
-                <strong>{describeBrowser(session.userAgent)}</strong>{session.id === view.currentSessionId ? ' (this browser)' : ''}{' '}
-                <span class="muted">signed in {when(session.createdAt)}, last active {when(session.lastUsedAt)}</span>
-              </span>
-              <form method="post" action={`/account/sessions/${session.id}/end`}>
-                <Csrf token={chrome.csrf} />
-                <button type="submit" class="quiet" aria-label={`Sign out ${describeBrowser(session.userAgent)}, signed in ${when(session.createdAt)}`}>Sign out</button>
-              </form>
-            </li>
-          ))}
-        </ul>
-        <form method="post" action="/account/sessions/end-all">
-          <Csrf token={chrome.csrf} />
-          <button type="submit" class="danger">Sign out everywhere</button>
-        </form>
-      </section>
+      <PasskeysSection chrome={chrome} passkeys={view.passkeys} />
+      <SessionsSection chrome={chrome} sessions={view.sessions} currentSessionId={view.currentSessionId} />
 
       <section class="card" aria-labelledby="emails">
         <h2 id="emails">E-mails</h2>
@@ -95,6 +50,62 @@ export function AccountPage(props: { chrome: Chrome; view: AccountView; notice?:
         </form>
       </section>
     </Page>
+  );
+}
+
+function PasskeysSection({ chrome, passkeys }: { chrome: Chrome; passkeys: AccountView['passkeys'] }) {
+  return (
+    <section class="card" aria-labelledby="passkeys">
+      <h2 id="passkeys">Passkeys</h2>
+      <p class="muted">A passkey signs you in without an e-mail: your device's screen lock or a security key.</p>
+      {passkeys.length ? (
+        <ul class="rows">
+          {passkeys.map((passkey) => (
+            <li>
+              <span><strong>{passkey.name}</strong> <span class="muted">added {when(passkey.createdAt)}, last used {when(passkey.lastUsedAt)}</span></span>
+              <form method="post" action={`/account/passkeys/${passkey.id}/remove`}>
+                <Csrf token={chrome.csrf} />
+                <button type="submit" class="quiet" aria-label={`Remove the passkey ${passkey.name}`}>Remove</button>
+              </form>
+            </li>
+          ))}
+        </ul>
+      ) : <p>No passkeys yet.</p>}
+      <form id="add-passkey" class="inline" hidden>
+        <Csrf token={chrome.csrf} />
+        <label for="passkey-name">Name of the new passkey</label>
+        <input id="passkey-name" name="name" maxlength={100} placeholder="e.g. Work laptop" />
+        <button type="submit">Add a passkey</button>
+      </form>
+      <p class="notice problem" role="alert" id="passkey-problem" hidden></p>
+      <noscript><p class="muted">Adding a passkey needs JavaScript.</p></noscript>
+    </section>
+  );
+}
+
+function SessionsSection({ chrome, sessions, currentSessionId }: { chrome: Chrome; sessions: AccountView['sessions']; currentSessionId: string }) {
+  return (
+    <section class="card" aria-labelledby="sessions">
+      <h2 id="sessions">Where you are signed in</h2>
+      <ul class="rows">
+        {sessions.map((session) => (
+          <li>
+            <span>
+              <strong>{describeBrowser(session.userAgent)}</strong>{session.id === currentSessionId ? ' (this browser)' : ''}{' '}
+              <span class="muted">signed in {when(session.createdAt)}, last active {when(session.lastUsedAt)}</span>
+            </span>
+            <form method="post" action={`/account/sessions/${session.id}/end`}>
+              <Csrf token={chrome.csrf} />
+              <button type="submit" class="quiet" aria-label={`Sign out ${describeBrowser(session.userAgent)}, signed in ${when(session.createdAt)}`}>Sign out</button>
+            </form>
+          </li>
+        ))}
+      </ul>
+      <form method="post" action="/account/sessions/end-all">
+        <Csrf token={chrome.csrf} />
+        <button type="submit" class="danger">Sign out everywhere</button>
+      </form>
+    </section>
   );
 }
 

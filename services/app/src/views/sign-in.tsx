@@ -3,13 +3,13 @@ import { Page, Problem } from './layout.tsx';
 
 const PASSKEY_SCRIPTS = ['/assets/webauthn.js', '/assets/app.js'];
 
-export function SignInPage(props: { nonce: string; email?: string; problem?: string | null }) {
+export function SignInPage(props: { nonce: string; signup: 'open' | 'invite'; email?: string; problem?: string | null }) {
   return (
     <Page title="Sign in" nonce={props.nonce} scripts={PASSKEY_SCRIPTS}>
       <h1>Sign in</h1>
       <section class="card" aria-labelledby="by-email">
         <h2 id="by-email">With an e-mail link</h2>
-        <p class="muted">We e-mail you a link that signs you in. A new address gets an account of its own.</p>
+        <p class="muted">We e-mail you a link that signs you in. {props.signup === 'open' ? 'A new address gets an account of its own.' : 'Accounts here are made by invitation.'}</p>
         <Problem message={props.problem} />
         <form method="post" action="/sign-in">
           <label for="email">E-mail address</label>
