@@ -55,7 +55,7 @@ function running(pid: number): boolean {
 describe.runIf(process.platform === 'linux')('pnpm dev', () => {
   it('starts the whole stack with its data in DATA_DIR, and stops all of it, in order, on SIGTERM', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'vp-dev-'));
-    const ports = { DEV_POSTGRES_PORT: await freePort(), DEV_TEMPORAL_PORT: await freePort(), DEV_TEMPORAL_UI_PORT: await freePort(), PORT: await freePort() };
+    const ports = { DEV_POSTGRES_PORT: await freePort(), DEV_TEMPORAL_PORT: await freePort(), DEV_TEMPORAL_UI_PORT: await freePort(), PORT: await freePort(), APP_PORT: await freePort() };
     const clientGeneratedAt = statSync(generatedClient).mtimeMs;
     const launcher = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev.ts'], {
       cwd: root,
@@ -75,8 +75,11 @@ describe.runIf(process.platform === 'linux')('pnpm dev', () => {
     try {
       await waitFor(() => output.includes('The video production service is running'), { what: `the stack to start:\n${output}`, timeoutMs: 150_000, intervalMs: 200 });
       await waitFor(async () => (await fetch(`http://127.0.0.1:${ports.PORT}/readyz`)).ok, { what: 'the gateway to be ready', timeoutMs: 30_000 });
-      const up = ['gateway listening', '"worker started"', 'render worker started'];
+      const up = ['gateway listening', 'app listening', '"worker started"', 'render worker started'];
       await waitFor(() => up.every((line) => output.includes(line)), { what: 'the workers to start', timeoutMs: 60_000, intervalMs: 200 });
+      // The app beside the API, at its own address.
+      expect(output).toContain(`App          http://localhost:${ports.APP_PORT}`);
+      expect((await fetch(`http://127.0.0.1:${ports.APP_PORT}/sign-in`)).status).toBe(200);
       expect(existsSync(join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true);
       expect(existsSync(join(dataDir, 'temporal.sqlite'))).toBe(true);
       // Secrets of its own, made on this first run, readable by its owner only.
@@ -88,16 +91,16 @@ describe.runIf(process.platform === 'linux')('pnpm dev', () => {
       // The client was generated from this schema already: starting left it alone.
       expect(statSync(generatedClient).mtimeMs).toBe(clientGeneratedAt);
 
-      // Three services, PostgreSQL and the Temporal dev server.
+      // Four services, PostgreSQL and the Temporal dev server.
       const started = childrenOf(launcher.pid!);
-      expect(started.length).toBeGreaterThanOrEqual(5);
+      expect(started.length).toBeGreaterThanOrEqual(6);
 
       process.kill(launcher.pid!, 'SIGTERM');
       expect(await exited).toBe(0);
       // The launcher waited for every process it started.
       const left = started.filter(running);
       expect(left, `still running: ${left.map(commandLine).join('; ')}`).toEqual([]);
-      for (const line of ['gateway stopped', 'render worker stopped', '"worker stopped"']) expect(output).toContain(line);
+      for (const line of ['gateway stopped', 'app stopped', 'render worker stopped', '"worker stopped"']) expect(output).toContain(line);
       for (const port of Object.values(ports)) expect(await listening(port), `port ${port}`).toBe(false);
       expect(processesNaming(dataDir)).toEqual([]);
     } finally {

@@ -1,9 +1,9 @@
 /**
  * `pnpm dev`: the whole service on one machine, on 127.0.0.1 unless HOST says otherwise. Embedded
  * PostgreSQL when DATABASE_URL is unset, `temporal server start-dev` (SQLite file, Web UI) when
- * TEMPORAL_ADDRESS is unset; then the migrations, the gateway, the workers and a render worker,
- * signing with secrets of their own (made on the first run, kept in .data/secrets.env). Ctrl-C
- * stops everything; data (and the blob store's videos) stays in .data/.
+ * TEMPORAL_ADDRESS is unset; then the migrations, the gateway, the app, the workers and a render
+ * worker, signing with secrets of their own (made on the first run, kept in .data/secrets.env).
+ * Ctrl-C stops everything; data (and the blob store's videos) stays in .data/.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -29,6 +29,7 @@ const { postgresPort, temporalPort, temporalUiPort } = config.devStack;
 /** The processes of the service; each reads its configuration from the environment only. */
 const SERVICES = [
   { name: 'gateway', entry: 'services/gateway/src/main.ts' },
+  { name: 'app', entry: 'services/app/src/main.ts' },
   { name: 'worker', entry: 'services/worker/src/main.ts' },
   { name: 'render-worker', entry: 'services/render-worker/src/main.ts' },
 ];
@@ -114,6 +115,7 @@ try {
   console.log([
     '',
     'The video production service is running:',
+    `  App          ${config.appUrl}   (sign in: the link is printed here and written to ${config.mail.outboxDir})`,
     `  API          ${config.baseUrl}/v1`,
     `  API docs     ${config.baseUrl}/docs   (OpenAPI: ${config.baseUrl}/v1/openapi.json)`,
     `  Temporal UI  ${temporalUi ?? `(external Temporal at ${temporalAddress})`}`,

@@ -1,5 +1,18 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { aptPackages, RENDER_FONTS as FONTS, RENDER_TOOLS as TOOLS } from '@vp/render/system-packages';
+
+const canApt = () => process.getuid?.() === 0 && spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
+
+function aptInstall(packages: string[]): void {
+  const install = () => execFileSync('apt-get', ['install', '-y', '--no-install-recommends', ...packages], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  try {
+    install();
+  } catch {
+    execFileSync('apt-get', ['update'], { stdio: 'inherit' });
+    install();
+  }
+}
 
 function present(tool: (typeof TOOLS)[number]): boolean {
   return spawnSync(tool.command, tool.args, { stdio: 'ignore' }).status === 0;
@@ -21,16 +34,9 @@ export async function ensureSystemTools(): Promise<void> {
   let fonts = fontsMissing();
   if (!missing.length && !fonts.length) return;
   const packages = aptPackages([...missing, ...fonts]);
-  const canApt = process.getuid?.() === 0 && spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
-  if (canApt) {
+  if (canApt()) {
     console.log(`Installing ${packages.join(', ')} with apt-get…`);
-    const install = () => execFileSync('apt-get', ['install', '-y', '--no-install-recommends', ...packages], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-    try {
-      install();
-    } catch {
-      execFileSync('apt-get', ['update'], { stdio: 'inherit' });
-      install();
-    }
+    aptInstall(packages);
     missing = TOOLS.filter((tool) => !present(tool));
     fonts = fontsMissing();
   }
@@ -47,4 +53,21 @@ export async function ensureSystemTools(): Promise<void> {
     ].join('\n'));
     process.exit(1);
   }
+}
+
+/** Debian's Chromium, which the app's browser tests drive (services/app/src/testing/browser.ts). */
+export const CHROMIUM = '/usr/bin/chromium';
+
+/**
+ * For the tests only: Chromium at /usr/bin/chromium, installed with apt-get as root on Debian or
+ * Ubuntu. Elsewhere a missing one is named with the line to run; the browser tests then fail saying so.
+ */
+export function ensureChromium(): void {
+  if (existsSync(CHROMIUM)) return;
+  if (canApt()) {
+    console.log('Installing chromium with apt-get (for the app\'s browser tests)…');
+    aptInstall(['chromium']);
+    if (existsSync(CHROMIUM)) return;
+  }
+  console.warn(`Chromium is not at ${CHROMIUM}: the app's browser tests will fail. Install it with: sudo apt-get install -y chromium`);
 }

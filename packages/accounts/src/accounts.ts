@@ -1,23 +1,39 @@
-import { canWrite, DomainError, type Role } from '@vp/contracts';
-import type { Db } from '@vp/db';
+import { canWrite, DomainError, type Caller, type Role } from '@vp/contracts';
+import type { Db, DbOrTx, Tx } from '@vp/db';
+import { personName } from './validate.ts';
+
+type NewAccount = { email: string; name?: string | null };
 
 /** An account always comes with its personal workspace, which it owns. */
-export async function createAccount(db: Db, input: { email: string; name?: string | null }) {
-  return db.$transaction(async (tx) => {
-    const account = await tx.account.create({ data: { email: input.email.toLowerCase(), name: input.name ?? null } });
-    const workspace = await tx.workspace.create({
-      data: { name: input.name ? `${input.name}'s workspace` : 'Personal', ownerId: account.id, personal: true },
-    });
-    await tx.membership.create({ data: { workspaceId: workspace.id, accountId: account.id, role: 'owner' } });
-    return { account, workspace };
-  });
+export async function createAccount(db: Db, input: NewAccount) {
+  return db.$transaction((tx) => createAccountWithin(tx, input));
 }
 
-export function findAccountByEmail(db: Db, email: string) {
+/** `createAccount` inside the caller's transaction. */
+export async function createAccountWithin(tx: Tx, input: NewAccount) {
+  const account = await tx.account.create({ data: { email: input.email.toLowerCase(), name: input.name ?? null } });
+  const workspace = await tx.workspace.create({
+    data: { name: input.name ? `${input.name}'s workspace` : 'Personal', ownerId: account.id, personal: true },
+  });
+  await tx.membership.create({ data: { workspaceId: workspace.id, accountId: account.id, role: 'owner' } });
+  return { account, workspace };
+}
+
+/** The caller's own account. */
+export function ownAccount(db: Db, caller: Caller) {
+  return db.account.findUniqueOrThrow({ where: { id: caller.accountId }, select: { id: true, email: true, name: true, createdAt: true } });
+}
+
+/** Names (or renames) the caller; an empty name clears it. */
+export async function renameAccount(db: Db, caller: Caller, input: { name: string }): Promise<void> {
+  await db.account.update({ where: { id: caller.accountId }, data: { name: personName(input.name) } });
+}
+
+export function findAccountByEmail(db: DbOrTx, email: string) {
   return db.account.findUnique({ where: { email: email.toLowerCase() } });
 }
 
-export function personalWorkspace(db: Db, accountId: string) {
+export function personalWorkspace(db: DbOrTx, accountId: string) {
   return db.workspace.findFirst({ where: { ownerId: accountId, personal: true } });
 }
 
@@ -39,13 +55,13 @@ export async function setMember(db: Db, input: { workspaceId: string; accountId:
   });
 }
 
-export type WorkspaceAccess = { workspaceId: string; ownerId: string; name: string; role: Role; canWrite: boolean };
+export type WorkspaceAccess = { workspaceId: string; ownerId: string; name: string; role: Role; canWrite: boolean; personal: boolean; pitchCap: number };
 
 /**
  * The caller's access to a workspace: the named one, or the personal one when none is named.
  * Null when the caller is not a member (callers answer 404, never revealing that it exists).
  */
-export async function workspaceAccess(db: Db, accountId: string, workspaceId?: string): Promise<WorkspaceAccess | null> {
+export async function workspaceAccess(db: DbOrTx, accountId: string, workspaceId?: string): Promise<WorkspaceAccess | null> {
   const membership = await db.membership.findFirst({
     where: workspaceId ? { accountId, workspaceId } : { accountId, workspace: { ownerId: accountId, personal: true } },
     include: { workspace: true },
@@ -57,6 +73,8 @@ export async function workspaceAccess(db: Db, accountId: string, workspaceId?: s
     name: membership.workspace.name,
     role: membership.role,
     canWrite: canWrite(membership.role),
+    personal: membership.workspace.personal,
+    pitchCap: membership.workspace.pitchCap,
   };
 }
 

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import { API_KEY_PREFIX, type Scope } from '@vp/contracts';
 import { sqlPool, type Db } from '@vp/db';
-import { hashSecret } from './keys.ts';
+import { hashSecret } from './secrets.ts';
 
 export type KeyPrincipal = { keyId: string; accountId: string; scopes: Scope[]; /** The owner's name, else e-mail. */ accountName: string };
 

@@ -1,4 +1,14 @@
 export * from './accounts.ts';
+export * from './access.ts';
 export * from './keys.ts';
 export * from './authenticate.ts';
 export * from './actors.ts';
+export * from './secrets.ts';
+export * from './sessions.ts';
+export * from './sign-in.ts';
+export * from './invitations.ts';
+export * from './members.ts';
+export * from './passkeys.ts';
+export * from './workspace-brand.ts';
+export * from './email-choices.ts';
+export { emailAddress } from './validate.ts';

@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { test } from '@vp/testing';
-import { authenticateApiKey, createAccount, createApiKey, hashSecret, listApiKeys, revokeApiKey } from './index.ts';
+import { authenticateApiKey, createAccount, createApiKey, createKey, hashSecret, listApiKeys, listKeys, revokeApiKey, revokeKey } from './index.ts';
 
 describe('API keys', () => {
   test('are svc_live_ plus 32 random bytes, stored only as a SHA-256 hash', async ({ database: { db } }) => {
@@ -52,5 +52,25 @@ describe('API keys', () => {
     expect(windows.map((w) => w.count)).toEqual([3, 1]);
     // The next batch counts on from there.
     expect((await authenticateApiKey(db, a!.apiKey, read))?.hits).toBe(4);
+  });
+
+  test('made in the app: named, with the scopes chosen, recorded as made there; revoked at once, history kept', async ({ database: { db } }) => {
+    const { account } = await createAccount(db, { email: 'app-keys@example.test' });
+    const { account: other } = await createAccount(db, { email: 'app-keys-other@example.test' });
+    const me = { accountId: account.id, actor: `user:${account.id}`, via: 'app' } as const;
+    const key = await createKey(db, me, { name: '  CI deploys ', scopes: ['renders', 'productions'], madeBy: 'app' });
+    expect(key.scopes).toEqual(['productions', 'renders']);
+    await expect(createKey(db, me, { name: '', scopes: ['productions'], madeBy: 'app' })).rejects.toMatchObject({ code: 'invalid', details: { issues: [{ path: 'name' }] } });
+    await expect(createKey(db, me, { name: 'x'.repeat(101), scopes: ['productions'], madeBy: 'app' })).rejects.toMatchObject({ code: 'invalid' });
+    await expect(createKey(db, me, { name: 'none', scopes: [], madeBy: 'app' })).rejects.toMatchObject({ code: 'invalid', details: { issues: [{ path: 'scopes' }] } });
+    await expect(createKey(db, me, { name: 'odd', scopes: ['productions', 'admin'], madeBy: 'app' })).rejects.toMatchObject({ code: 'invalid' });
+    const operators = await createApiKey(db, { accountId: account.id, name: 'cli', scopes: ['import'] });
+    expect((await listKeys(db, me)).map((k) => [k.name, k.madeBy])).toEqual([['cli', 'operator'], ['CI deploys', 'app']]);
+    await revokeKey(db, me, key.id);
+    await revokeKey(db, me, key.id);
+    expect(await authenticateApiKey(db, key.apiKey)).toBeNull();
+    expect((await listKeys(db, me)).find((k) => k.id === key.id)?.revokedAt).toBeInstanceOf(Date);
+    await expect(revokeKey(db, { ...me, accountId: other.id }, operators.id)).rejects.toMatchObject({ code: 'not_found' });
+    expect(await authenticateApiKey(db, operators.apiKey)).not.toBeNull();
   });
 });

@@ -24,7 +24,7 @@ describe('configuration', () => {
     const secret = 'a-production-secret-of-at-least-32-characters';
     const values = Object.fromEntries([...compose.matchAll(/^\s+([A-Z][A-Z0-9_]+): (.*)$/gm)]
       .filter(([, name]) => ENV_NAMES.includes(name!))
-      .map(([, name, value]) => [name, value!.replace(/\$\{\w+:-([^}]*)\}/g, '$1').replace(/\$\{\w+:\?[^}]*\}/g, name === 'BASE_URL' ? 'https://video.example.com' : secrets[name!] ?? secret)]));
+      .map(([, name, value]) => [name, value!.replace(/\$\{\w+:-([^}]*)\}/g, '$1').replace(/\$\{\w+:\?[^}]*\}/g, name!.endsWith('_URL') ? `https://${name === 'APP_URL' ? 'app' : 'video'}.example.com` : secrets[name!] ?? secret)]));
     expect(values).toMatchObject({ NODE_ENV: 'production', PITCH_WRITER_URL: '', S3_ENDPOINT: '' });
     expect(() => loadConfig(values)).not.toThrow();
   });
@@ -79,9 +79,12 @@ describe('configuration', () => {
 
   it('refuses to start in production without BASE_URL, which every link it sends begins with', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', ...secrets })).toThrow(/set BASE_URL in production/);
-    expect(loadConfig({ NODE_ENV: 'production', ...secrets, BASE_URL: 'https://api.example.com' }).baseUrl).toBe('https://api.example.com');
+    // Nor without APP_URL: the app's pages, and the links that lead there.
+    expect(() => loadConfig({ NODE_ENV: 'production', ...secrets, BASE_URL: 'https://api.example.com' })).toThrow(/set APP_URL in production/);
+    const urls = { BASE_URL: 'https://api.example.com', APP_URL: 'https://app.example.com' };
+    expect(loadConfig({ NODE_ENV: 'production', ...secrets, ...urls })).toMatchObject({ baseUrl: 'https://api.example.com', appUrl: 'https://app.example.com' });
     // Nor with the development secret kept as the previous link secret: anyone could sign links with it.
-    expect(() => loadConfig({ NODE_ENV: 'production', ...secrets, BASE_URL: 'https://api.example.com', LINK_SIGNING_SECRET_PREVIOUS: 'dev-link-signing-secret-change-me-please-0000' }))
+    expect(() => loadConfig({ NODE_ENV: 'production', ...secrets, ...urls, LINK_SIGNING_SECRET_PREVIOUS: 'dev-link-signing-secret-change-me-please-0000' }))
       .toThrow(/set LINK_SIGNING_SECRET_PREVIOUS in production/);
   });
 
@@ -90,9 +93,10 @@ describe('configuration', () => {
     expect(loadConfig({ ...secrets, HOST: '0.0.0.0' }).http.host).toBe('0.0.0.0');
   });
 
-  it('points links at the port it listens on, unless BASE_URL and APP_URL say otherwise', () => {
-    expect(loadConfig({ ...secrets, PORT: '8080' })).toMatchObject({ baseUrl: 'http://localhost:8080', appUrl: 'http://localhost:8080' });
-    expect(loadConfig({ ...secrets, PORT: '8080', BASE_URL: 'https://api.example.com/' })).toMatchObject({ baseUrl: 'https://api.example.com', appUrl: 'https://api.example.com' });
+  it('points links at the ports the gateway and the app listen on, unless BASE_URL and APP_URL say otherwise', () => {
+    expect(loadConfig({ ...secrets, PORT: '8080' })).toMatchObject({ baseUrl: 'http://localhost:8080', appUrl: 'http://localhost:3001' });
+    expect(loadConfig({ ...secrets, APP_PORT: '8081' })).toMatchObject({ baseUrl: 'http://localhost:3000', appUrl: 'http://localhost:8081', app: { port: 8081, signup: 'open' } });
+    expect(loadConfig({ ...secrets, PORT: '8080', BASE_URL: 'https://api.example.com/' })).toMatchObject({ baseUrl: 'https://api.example.com', appUrl: 'http://localhost:3001' });
     expect(loadConfig({ ...secrets, BASE_URL: 'https://api.example.com', APP_URL: 'https://app.example.com' })).toMatchObject({ appUrl: 'https://app.example.com' });
   });
 

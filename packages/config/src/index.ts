@@ -40,7 +40,11 @@ const Env = z.object({
   HOST: z.string().default('127.0.0.1'),
   PORT: int(3000),
   BASE_URL: z.url().optional(),
+  // The app (services/app): its port, and where people reach it (every link sent begins with it).
+  APP_PORT: int(3001),
   APP_URL: z.url().optional(),
+  // Who may sign up in the app: anyone with an e-mail address (`open`), or only invited addresses.
+  SIGNUP: z.enum(['open', 'invite']).default('open'),
   BODY_LIMIT_BYTES: int(1024 * 1024),
   // POST /v1/productions: the spec allows 40 code files of 200 000 characters, ~9 MB of JSON.
   BRIEF_BODY_LIMIT_BYTES: int(32 * 1024 * 1024),
@@ -167,9 +171,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const secrets = requireSecrets(e);
   if (e.NODE_ENV === 'production') {
-    // Every link in e-mails and webhook payloads starts with it (or with APP_URL, which defaults
-    // to it): localhost would reach no one.
+    // Every link in e-mails and webhook payloads starts with one of them: localhost would reach no one.
     if (!e.BASE_URL) throw new Error('Invalid environment: set BASE_URL in production (where the API is reached)');
+    if (!e.APP_URL) throw new Error('Invalid environment: set APP_URL in production (where the app is reached)');
   }
   // Links in e-mails and webhooks point here: by default, this process's own port.
   const baseUrl = e.BASE_URL ?? `http://localhost:${e.PORT}`;
@@ -191,7 +195,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
     http: { host: e.HOST, port: e.PORT, bodyLimitBytes: e.BODY_LIMIT_BYTES, briefBodyLimitBytes: e.BRIEF_BODY_LIMIT_BYTES, bodyIdleTimeoutMs: e.BODY_IDLE_TIMEOUT_MS, trustedProxies: e.TRUST_PROXY },
     baseUrl: baseUrl.replace(/\/$/, ''),
-    appUrl: (e.APP_URL ?? baseUrl).replace(/\/$/, ''),
+    // The app's own address by default: its pages, and links in e-mails and webhook payloads.
+    appUrl: (e.APP_URL ?? `http://localhost:${e.APP_PORT}`).replace(/\/$/, ''),
+    app: { port: e.APP_PORT, signup: e.SIGNUP },
     switches: { pitches: e.PITCHES_ENABLED, webhooks: e.WEBHOOKS_ENABLED, links: e.LINKS_ENABLED },
     pitchWriter:
       e.PITCH_WRITER === 'openai'

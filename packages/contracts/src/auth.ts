@@ -16,3 +16,10 @@ export function canWrite(role: Role): boolean {
 export const API_KEY_PREFIX = 'svc_live_';
 /** The list shows this many leading characters of a key. */
 export const API_KEY_DISPLAY_PREFIX_LENGTH = 12;
+
+/**
+ * The app's session cookie: `__Host-` prefixed on https (host-only, Secure, Path=/), plain on
+ * http (a browser refuses the prefix there). The gateway knows both, to tell a browser session
+ * on /v1 from a missing key.
+ */
+export const SESSION_COOKIE = { secure: '__Host-vp_session', plain: 'vp_session' } as const;

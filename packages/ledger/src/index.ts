@@ -67,3 +67,18 @@ export async function refundWithin(tx: Prisma.TransactionClient, productionId: s
 export function refundProduction(db: Db, productionId: string): Promise<number> {
   return db.$transaction((tx) => refundWithin(tx, productionId));
 }
+
+export type LedgerEntry = { id: string; kind: 'grant' | 'charge' | 'refund'; amount: number; productionId: string | null; note: string | null; createdAt: Date };
+
+/**
+ * The entries a workspace's page shows, newest first: those of the account its credits belong
+ * to (its owner's) that are not about a production, and those about the workspace's own
+ * productions. Charges for the owner's other workspaces stay on those.
+ */
+export function workspaceEntries(db: Tx, input: { ownerId: string; workspaceId: string; limit: number }): Promise<LedgerEntry[]> {
+  return db.$queryRaw<LedgerEntry[]>`
+    SELECT id, kind::text AS kind, amount, production_id AS "productionId", note, created_at AS "createdAt" FROM credit_entries
+    WHERE account_id = ${input.ownerId}::uuid
+      AND (production_id IS NULL OR production_id IN (SELECT id FROM productions WHERE workspace_id = ${input.workspaceId}::uuid))
+    ORDER BY created_at DESC, id DESC LIMIT ${input.limit}`;
+}

@@ -5,3 +5,4 @@ export {
   ConnectionError, FetchError, FetchTimeoutError, HostNotFoundError, ResponseTooLargeError,
   UnsafeAddressError, UnsupportedUrlError, formatBytes,
 } from './errors.ts';
+export { clientAddress } from './client-address.ts';

@@ -64,7 +64,7 @@ describe('admin accounts, members, keys, credits and caps', () => {
     const key = (await admin(db, 'key', 'create', '--email', 'ed@example.test', '--name', 'CI', '--scopes', 'renders,productions', '--json')).json();
     expect(key.scopes).toEqual(['renders', 'productions']);
     const listed = (await admin(db, 'key', 'list', '--email', 'ed@example.test', '--json')).json();
-    expect(listed.keys).toEqual([expect.objectContaining({ id: key.id, prefix: key.apiKey.slice(0, 12), name: 'CI', revokedAt: null })]);
+    expect(listed.keys).toEqual([expect.objectContaining({ id: key.id, prefix: key.apiKey.slice(0, 12), name: 'CI', revokedAt: null, madeBy: 'operator' })]);
     expect(JSON.stringify(listed)).not.toContain(key.apiKey);
     expect((await admin(db, 'key', 'revoke', '--id', key.id, '--json')).json()).toMatchObject({ id: key.id, alreadyRevoked: false });
     expect(await authenticateApiKey(db, key.apiKey)).toBeNull();

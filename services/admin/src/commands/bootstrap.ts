@@ -25,7 +25,7 @@ export const bootstrapCommand = defineCommand({
     const workspace = await personalWorkspace(db, account.id);
     if (!workspace) throw failure(`account ${account.email} has no personal workspace`);
     const credits = await topUp(db, account.id, BOOTSTRAP_CREDITS);
-    const key = await createApiKey(db, { accountId: account.id, name: 'bootstrap', scopes: SCOPES });
+    const key = await createApiKey(db, { accountId: account.id, name: 'bootstrap', scopes: SCOPES, madeBy: 'operator' });
     print(
       output,
       { accountId: account.id, workspaceId: workspace.id, apiKey: key.apiKey },

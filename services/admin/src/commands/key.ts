@@ -17,7 +17,7 @@ export const createKeyCommand = defineCommand({
   parse: (values) => ({ email: email(values), name: name(values), scopes: scopes(values) }),
   async run(db, args: { email: string; name: string; scopes: Scope[] }, output) {
     const account = await accountByEmail(db, args.email);
-    const key = await createApiKey(db, { accountId: account.id, name: args.name, scopes: args.scopes });
+    const key = await createApiKey(db, { accountId: account.id, name: args.name, scopes: args.scopes, madeBy: 'operator' });
     print(
       output,
       { id: key.id, apiKey: key.apiKey, prefix: key.prefix, name: args.name, scopes: key.scopes },
@@ -43,10 +43,11 @@ export const listKeysCommand = defineCommand({
       createdAt: k.createdAt.toISOString(),
       lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
       revokedAt: k.revokedAt?.toISOString() ?? null,
+      madeBy: k.madeBy,
     }));
-    const rows = keys.map((k) => [k.id, k.prefix, k.name, k.scopes.join(','), k.createdAt, k.lastUsedAt ?? 'never', k.revokedAt ?? '-']);
+    const rows = keys.map((k) => [k.id, k.prefix, k.name, k.scopes.join(','), k.createdAt, k.lastUsedAt ?? 'never', k.revokedAt ?? '-', k.madeBy]);
     const human = keys.length
-      ? table(['ID', 'PREFIX', 'NAME', 'SCOPES', 'CREATED', 'LAST USED', 'REVOKED'], rows)
+      ? table(['ID', 'PREFIX', 'NAME', 'SCOPES', 'CREATED', 'LAST USED', 'REVOKED', 'MADE BY'], rows)
       : `${account.email} has no API keys`;
     print(output, { keys }, human);
   },

@@ -70,4 +70,19 @@ describe('API keys on /v1 (spec: Authentication)', () => {
     expect((await gateway.app.request('/v1/openapi.json')).status).toBe(200);
     expect((await gateway.app.request('/v1/openapi.json', withKey(apiKey))).status).toBe(200);
   });
+
+  it('answers a browser signed in to the app (its session cookie, no key) 401, and 400 not_api_key on DELETE /v1/keys/current', async ({ gateway, database }) => {
+    const { apiKey } = await seedAccount(database.db);
+    for (const cookie of ['vp_session=abc', '__Host-vp_session=abc']) {
+      const list = await gateway.app.request('/v1/productions', { headers: { cookie } });
+      expect(list.status, cookie).toBe(401);
+      expect(await json(list)).toEqual({ error: expect.stringContaining('browser session') });
+      const revoke = await gateway.app.request('/v1/keys/current', { method: 'DELETE', headers: { cookie } });
+      expect(revoke.status, cookie).toBe(400);
+      expect(await json(revoke)).toEqual({ error: expect.any(String), code: 'not_api_key' });
+    }
+    // A key alongside the cookie is what counts.
+    expect((await gateway.app.request('/v1/productions', withKey(apiKey, { headers: { cookie: 'vp_session=abc' } }))).status).toBe(200);
+    expect((await gateway.app.request('/v1/keys/current', { method: 'DELETE', headers: { cookie: 'other=1' } })).status).toBe(401);
+  });
 });

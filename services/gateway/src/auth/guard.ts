@@ -1,7 +1,8 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
+import { getCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
-import { ApiError } from '@vp/contracts';
+import { ApiError, SESSION_COOKIE } from '@vp/contracts';
 import type { GatewayDeps, GatewayEnv } from '../env.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { windowAt, type RateLimiter } from '../rate-limit/fixed-window.ts';
@@ -26,6 +27,7 @@ export function guard(deps: GatewayDeps, limiter: RateLimiter) {
       if (surface.limit) hits = await limiter.hit(`${surface.name}:ip:${clientAddress(c.req.header('x-forwarded-for'), socketAddress(c), deps.config.http.trustedProxies)}`);
     } else {
       const header = c.req.header('authorization');
+      if (!bearerApiKey(header) && carriesAppSession(c)) throw browserSession(surface.name);
       const count = surface.limit ? { bucket: surface.name, windowStart: window.start } : undefined;
       const authenticated = await authenticate(deps.db, header, count).catch(async (error: unknown) => {
         const keyId = surface.revokedKeyNotFound ? await revokedKeyId(deps.db, header) : null;
@@ -53,6 +55,21 @@ export function guard(deps: GatewayDeps, limiter: RateLimiter) {
     if (revoked) throw alreadyRevoked();
     await next();
   });
+}
+
+/**
+ * The app's session cookie: a browser signed in to the app sends it here too (cookies go by host,
+ * not port). It is no key: 401, except on DELETE /v1/keys/current, which the spec answers 400
+ * `not_api_key` (a browser session cannot revoke "the calling key").
+ */
+function carriesAppSession(c: Context): boolean {
+  return Boolean(getCookie(c, SESSION_COOKIE.secure) ?? getCookie(c, SESSION_COOKIE.plain));
+}
+
+function browserSession(surface: string): ApiError {
+  return surface === 'keys-current'
+    ? new ApiError(400, 'A browser session is not an API key: DELETE /v1/keys/current revokes the API key that calls it. Revoke keys on the app\'s keys page.', 'not_api_key')
+    : new ApiError(401, 'A browser session does not work on /v1: send an API key (`Authorization: Bearer svc_live_…`).');
 }
 
 /** The socket peer's address; app.request() in tests has no socket. */

@@ -17,9 +17,10 @@ const error = (description: string) => ({ description, content: { 'application/j
 const revokeCurrent = createRoute({
   method: 'delete', path: '/current', tags: ['API keys'], summary: 'Revoke the calling key',
   description: 'Any live key, whatever its scopes: a tool signing out. The key stops working at once; its history is kept. '
-    + '(The spec\'s 400 `not_api_key`, for a browser session, does not arise: this server has no browser sessions.)',
+    + 'A browser signed in to the app (its session cookie, no key) gets 400 `not_api_key`.',
   responses: {
     204: { description: 'Revoked' },
+    400: error('A browser session, not an API key (`not_api_key`).'),
     401: error('Missing, malformed or unknown API key.'),
     404: error('The key is already revoked (`not_found`).'),
     429: error('Rate limited (`rate_limited`): 30 a minute per key; see Retry-After.'),
