@@ -25,8 +25,8 @@ export function createEventPublisher({ db, deliveries, settings }: EventPublishe
       recordEvent(tx, { type, production, sourceKey: step.stepKey }, { appUrl: settings.appUrl, enabled: settings.enabled }),
 
     async dispatch(step) {
-      const ids = await pendingDeliveriesOf(db, step.stepKey);
-      await Promise.all(ids.map((id) => deliveries.startDelivery(id)));
+      const pending = await pendingDeliveriesOf(db, step.stepKey);
+      await Promise.all(pending.map((delivery) => deliveries.startDelivery(delivery)));
     },
   };
 }

@@ -27,14 +27,14 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
       // Switched off on this server, deliveries are held: nothing to start for them.
       if (!deps.settings.enabled) return { started: 0, restarted: 0 };
       const { deliveries, afterMs } = deps.sweep;
-      const ids = await unattemptedDeliveries(deps.db, new Date(Date.now() - afterMs));
+      const unattempted = await unattemptedDeliveries(deps.db, new Date(Date.now() - afterMs));
       // One at a time: a sweep is rare and small, and never worth a burst of starts on the server.
-      for (const id of ids) await deliveries.startDelivery(id);
+      for (const delivery of unattempted) await deliveries.startDelivery(delivery);
       // Overdue past an attempt's whole time as well: a running workflow would have made it by then.
       const overdue = await overdueDeliveries(deps.db, new Date(Date.now() - afterMs - deps.settings.timeoutMs - ATTEMPT_MARGIN_MS));
       let restarted = 0;
-      for (const { id, nextAttempt } of overdue) if (await deliveries.restartDelivery(id, nextAttempt)) restarted++;
-      return { started: ids.length, restarted };
+      for (const delivery of overdue) if (await deliveries.restartDelivery(delivery, delivery.nextAttempt)) restarted++;
+      return { started: unattempted.length, restarted };
     },
     // For the link-e-mail workflows started before pitch e-mails became an activity of the production workflow.
     async sendLinkEmails(input) {

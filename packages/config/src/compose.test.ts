@@ -16,7 +16,7 @@ const longRunning = services.filter(([name]) => !oneShot(name));
 
 describe('docker-compose.yml', () => {
   it('restarts every long-running service and checks its health', () => {
-    expect(longRunning.map(([name]) => name).sort()).toEqual(['gateway', 'postgres', 'render-worker', 'temporal', 'temporal-postgres', 'temporal-ui', 'worker']);
+    expect(longRunning.map(([name]) => name).sort()).toEqual(['app', 'gateway', 'postgres', 'render-worker', 'temporal', 'temporal-postgres', 'temporal-ui', 'worker']);
     for (const [name, service] of longRunning) {
       expect(service.restart, name).toMatch(/^(always|unless-stopped|on-failure)/);
       expect(service.healthcheck?.test?.length, name).toBeGreaterThan(0);
@@ -26,7 +26,7 @@ describe('docker-compose.yml', () => {
       const { environment, healthcheck } = compose.services[name]!;
       expect(healthcheck!.test!.join(' ')).toContain(String(environment!.HEALTH_FILE));
     }
-    expect(compose.services.gateway!.healthcheck!.test!.join(' ')).toContain('/healthz');
+    for (const name of ['gateway', 'app']) expect(compose.services[name]!.healthcheck!.test!.join(' ')).toContain('/healthz');
   });
 
   it('publishes no Temporal gRPC port, and the Web UI only on loopback, read-only', () => {
@@ -36,16 +36,16 @@ describe('docker-compose.yml', () => {
     expect(ui.ports!.length).toBeGreaterThan(0);
     for (const port of ui.ports!) expect(port).toMatch(/^127\.0\.0\.1:\d+:\d+$/);
     expect(ui.environment).toMatchObject({ TEMPORAL_DISABLE_WRITE_ACTIONS: 'true' });
-    // Everything else published is the gateway, the API itself.
-    expect(published.filter(([name]) => name !== 'temporal-ui').map(([name]) => name)).toEqual(['gateway']);
-    expect(compose.services.gateway!.environment).toMatchObject({ HOST: '0.0.0.0' });
+    // Everything else published is the gateway (the API itself) and the app (its pages).
+    expect(published.filter(([name]) => name !== 'temporal-ui').map(([name]) => name).sort()).toEqual(['app', 'gateway']);
+    for (const name of ['gateway', 'app']) expect(compose.services[name]!.environment).toMatchObject({ HOST: '0.0.0.0' });
   });
 
   it('registers exactly the search attributes of SEARCH_ATTRIBUTES before the services start', () => {
     const command = compose.services['temporal-search-attributes']!.command!;
     const registered = Object.fromEntries(command.flatMap((arg, i) => (arg === '--name' ? [[command[i + 1], command[i + 3]]] : [])));
     expect(registered).toEqual(SEARCH_ATTRIBUTES);
-    for (const name of ['gateway', 'worker', 'render-worker']) {
+    for (const name of ['gateway', 'app', 'worker', 'render-worker']) {
       expect(compose.services[name]!.depends_on).toMatchObject({ 'temporal-search-attributes': { condition: 'service_completed_successfully' } });
     }
   });

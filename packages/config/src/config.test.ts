@@ -56,7 +56,7 @@ describe('configuration', () => {
   });
 
   it('refuses ALLOW_DEV_SECRETS and ALLOW_PRIVATE_URLS in production, whatever else is set', () => {
-    const production = { NODE_ENV: 'production', ...secrets, BASE_URL: 'https://api.example.com' };
+    const production = { NODE_ENV: 'production', ...secrets, BASE_URL: 'https://api.example.com', APP_URL: 'https://app.example.com' };
     expect(loadConfig(production).allowPrivateUrls).toBe(false);
     expect(() => loadConfig({ ...production, ALLOW_DEV_SECRETS: 'true' })).toThrow('Invalid environment: ALLOW_DEV_SECRETS=true cannot be used in production');
     expect(() => loadConfig({ ...production, ALLOW_PRIVATE_URLS: 'true' })).toThrow('Invalid environment: ALLOW_PRIVATE_URLS=true cannot be used in production');

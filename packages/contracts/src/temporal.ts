@@ -45,3 +45,18 @@ export const SEARCH_ATTRIBUTES = {
   AccountId: 'Keyword',
   KeyRequestStatus: 'Keyword',
 } as const;
+
+/**
+ * The keys of those attributes as Temporal's SDKs take them (what `defineSearchAttributeKey`
+ * makes: a name and a type), for workflow starts and `upsertSearchAttributes`.
+ */
+const keyword = (name: keyof typeof SEARCH_ATTRIBUTES) => ({ name, type: 'KEYWORD' as const });
+export const SEARCH_ATTRIBUTE_KEYS = {
+  workspaceId: keyword('WorkspaceId'),
+  productionId: keyword('ProductionId'),
+  stage: keyword('Stage'),
+  webhookEndpointId: keyword('WebhookEndpointId'),
+  eventType: keyword('EventType'),
+  accountId: keyword('AccountId'),
+  keyRequestStatus: keyword('KeyRequestStatus'),
+};

@@ -49,7 +49,7 @@ export async function createProduction(deps: ProductionDeps, caller: Caller, req
   });
   try {
     // Starting is idempotent by workflow id: a replay also heals a create whose start was lost.
-    await deps.workflows.start({ productionId: production.id, greenlightMode: production.greenlightMode as 'manual' | 'auto' });
+    await deps.workflows.start({ productionId: production.id, workspaceId: production.workspaceId, greenlightMode: production.greenlightMode as 'manual' | 'auto' });
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     // A replay answers with the original whatever the heal did: its next replay tries again.

@@ -11,10 +11,12 @@ export const EXPORT_NOT_STARTED = 'Not started: the render farm could not be rea
  * queued with a note saying so, written only while no workflow has taken it up (which clears
  * it), and asking again starts it under the same workflow id, or finds it started.
  */
-export async function startQueuedExport(deps: { db: Db; workflows: RenderFarmWorkflows }, made: Export, onFailure?: (error: unknown) => void): Promise<void> {
+export async function startQueuedExport(
+  deps: { db: Db; workflows: RenderFarmWorkflows }, made: Export, workspaceId: string, onFailure?: (error: unknown) => void,
+): Promise<void> {
   let note: string | null = null;
   try {
-    await deps.workflows.startExport(made.id);
+    await deps.workflows.startExport({ exportId: made.id, workspaceId });
   } catch (error) {
     if (!isAlreadyStarted(error)) {
       note = EXPORT_NOT_STARTED;

@@ -43,7 +43,7 @@ export async function requestRender(deps: OneCallRenderDeps, accountId: string, 
     throw failed.reason;
   }
   try {
-    await deps.workflows.startRender(id);
+    await deps.workflows.startRender({ renderId: id, accountId });
   } catch {
     // Temporal unreachable, or the render abandoned meanwhile (a gateway stalled past the sweep's wait).
     if (await giveUp(deps, id, imageKeys)) throw cannotStart();

@@ -1,5 +1,5 @@
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy, WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { DomainError, REVISIONS, taskQueue, workflowIds } from '@vp/contracts';
+import { DomainError, REVISIONS, SEARCH_ATTRIBUTE_KEYS as KEYS, taskQueue, workflowIds } from '@vp/contracts';
 import {
   cancelUpdate, commentUpdate, declineUpdate, greenlightUpdate, renderProgressSignal,
   type CancelArgs, type CommentArgs, type DeclineArgs, type GreenlightArgs, type ProductionWorkflowInput, type RenderProgress,
@@ -57,7 +57,7 @@ export function productionWorkflows(client: Client, settings: ProductionWorkflow
      * Starts the production's workflow; starting again is harmless (the running one is kept), so
      * a replayed create heals a start whose answer was lost. `unavailable` when Temporal cannot take it.
      */
-    async start(production: { productionId: string; greenlightMode: 'manual' | 'auto' }): Promise<void> {
+    async start(production: { productionId: string; workspaceId: string; greenlightMode: 'manual' | 'auto' }): Promise<void> {
       const input: ProductionWorkflowInput = {
         productionId: production.productionId,
         greenlightMode: production.greenlightMode,
@@ -74,7 +74,10 @@ export function productionWorkflows(client: Client, settings: ProductionWorkflow
           // Running: kept. Ended: never started again (its production is final).
           workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
           workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-          staticSummary: `Production ${production.productionId} (${production.greenlightMode} greenlight)`,
+          typedSearchAttributes: [
+            { key: KEYS.workspaceId, value: production.workspaceId }, { key: KEYS.productionId, value: production.productionId }, { key: KEYS.stage, value: 'queued' },
+          ],
+          staticSummary: `Production ${production.productionId} of workspace ${production.workspaceId} (${production.greenlightMode} greenlight)`,
         });
       } catch (error) {
         if (isAlreadyStarted(error)) return;

@@ -1,5 +1,5 @@
 import { WorkflowIdReusePolicy, type Client, type WorkflowExecutionStatusName } from '@temporalio/client';
-import { taskQueue, workflowIds } from '@vp/contracts';
+import { SEARCH_ATTRIBUTE_KEYS as KEYS, taskQueue, workflowIds } from '@vp/contracts';
 import type { ExportWorkflowInput, RenderWorkflowInput } from '@vp/workflows/definitions';
 import { isAlreadyStarted } from './failures.ts';
 
@@ -16,11 +16,12 @@ export function renderFarmWorkflows(client: Client, settings: Settings) {
   const queue = taskQueue('render', settings.taskQueuePrefix);
   return {
     /** A one-call render's workflow. Its id is the render's for good: a start after the render was abandoned is refused. */
-    startRender: (renderId: string) => client.workflow.start('renderWorkflow', {
-      workflowId: workflowIds.render(renderId), taskQueue: queue,
-      args: [{ renderId, heartbeatTimeoutMs: settings.heartbeatTimeoutMs }] satisfies [RenderWorkflowInput],
+    startRender: (render: { renderId: string; accountId: string }) => client.workflow.start('renderWorkflow', {
+      workflowId: workflowIds.render(render.renderId), taskQueue: queue,
+      args: [{ renderId: render.renderId, heartbeatTimeoutMs: settings.heartbeatTimeoutMs }] satisfies [RenderWorkflowInput],
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      staticSummary: `One-call render ${renderId}`,
+      typedSearchAttributes: [{ key: KEYS.accountId, value: render.accountId }],
+      staticSummary: `One-call render ${render.renderId} of account ${render.accountId}`,
     }),
 
     /**
@@ -47,10 +48,11 @@ export function renderFarmWorkflows(client: Client, settings: Settings) {
       ENDED.has((await client.workflow.getHandle(workflowIds.render(renderId)).describe()).status.name),
 
     /** A re-export's workflow: one per export. Asking again finds it started (WorkflowExecutionAlreadyStartedError). */
-    startExport: (exportId: string) => client.workflow.start('exportWorkflow', {
-      workflowId: workflowIds.export(exportId), taskQueue: queue,
-      args: [{ exportId, heartbeatTimeoutMs: settings.heartbeatTimeoutMs }] satisfies [ExportWorkflowInput],
-      staticSummary: `Export ${exportId} of a project version`,
+    startExport: (made: { exportId: string; workspaceId: string }) => client.workflow.start('exportWorkflow', {
+      workflowId: workflowIds.export(made.exportId), taskQueue: queue,
+      args: [{ exportId: made.exportId, heartbeatTimeoutMs: settings.heartbeatTimeoutMs }] satisfies [ExportWorkflowInput],
+      typedSearchAttributes: [{ key: KEYS.workspaceId, value: made.workspaceId }],
+      staticSummary: `Export ${made.exportId} of a project version, workspace ${made.workspaceId}`,
     }),
 
     /** Holds until the render's workflow ends or `ms` pass, whichever is first; not at all when `ms` is spent. */

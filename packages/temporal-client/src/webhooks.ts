@@ -1,5 +1,5 @@
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
-import { taskQueue, workflowIds } from '@vp/contracts';
+import { SEARCH_ATTRIBUTE_KEYS as KEYS, taskQueue, workflowIds } from '@vp/contracts/temporal';
 import type { WebhookDeliveryInput } from '@vp/workflows/webhook-definitions';
 import { isAlreadyStarted } from './failures.ts';
 
@@ -14,6 +14,9 @@ type Settings = {
   eager?: boolean;
 };
 
+/** A delivery to start: its id, and what operators find its workflow by. */
+export type DeliveryStart = { id: string; endpointId: string; eventType: string; workspaceId: string; productionId: string | null };
+
 /** The webhook delivery workflows (one per delivery) and the outbox sweep's schedule. */
 export function webhookWorkflows(client: Client, settings: Settings) {
   const input = (deliveryId: string): WebhookDeliveryInput => ({ deliveryId, retryScheduleMs: [...settings.retryScheduleMs], timeoutMs: settings.timeoutMs });
@@ -22,15 +25,19 @@ export function webhookWorkflows(client: Client, settings: Settings) {
    * Starts a workflow under its id, once: false when a run of it is refused by `reuse` (by default,
    * any run ever started; with ALLOW_DUPLICATE, one still open).
    */
-  async function startOnce(deliveryId: string, args: WebhookDeliveryInput, options: { eager?: boolean; reuse?: WorkflowIdReusePolicy } = {}): Promise<boolean> {
+  async function startOnce(delivery: DeliveryStart, args: WebhookDeliveryInput, options: { eager?: boolean; reuse?: WorkflowIdReusePolicy } = {}): Promise<boolean> {
     try {
       await client.workflow.start('webhookDeliveryWorkflow', {
-        workflowId: workflowIds.webhookDelivery(deliveryId),
+        workflowId: workflowIds.webhookDelivery(delivery.id),
         taskQueue: taskQueue('webhooks', settings.taskQueuePrefix),
         args: [args],
         workflowIdReusePolicy: options.reuse ?? WorkflowIdReusePolicy.REJECT_DUPLICATE,
         requestEagerStart: options.eager ?? false,
-        staticSummary: `Webhook delivery ${deliveryId}`,
+        typedSearchAttributes: [
+          { key: KEYS.webhookEndpointId, value: delivery.endpointId }, { key: KEYS.eventType, value: delivery.eventType },
+          { key: KEYS.workspaceId, value: delivery.workspaceId }, ...(delivery.productionId ? [{ key: KEYS.productionId, value: delivery.productionId }] : []),
+        ],
+        staticSummary: `Webhook delivery: ${delivery.eventType} to endpoint ${delivery.endpointId}`,
       });
       return true;
     } catch (error) {
@@ -44,16 +51,16 @@ export function webhookWorkflows(client: Client, settings: Settings) {
      * Starts a delivery's workflow unless it was ever started: the id is the delivery's, and a
      * finished run is never started again, so publishing may be retried freely.
      */
-    startDelivery: async (deliveryId: string): Promise<void> => {
-      await startOnce(deliveryId, input(deliveryId), { eager: settings.eager });
+    startDelivery: async (delivery: DeliveryStart): Promise<void> => {
+      await startOnce(delivery, input(delivery.id), { eager: settings.eager });
     },
 
     /**
      * Starts a delivery's workflow again, from attempt `firstAttempt`, when its last run ended
      * without it (terminated): refused, and nothing done, while a run is open.
      */
-    restartDelivery: (deliveryId: string, firstAttempt: number): Promise<boolean> =>
-      startOnce(deliveryId, { ...input(deliveryId), firstAttempt }, { reuse: WorkflowIdReusePolicy.ALLOW_DUPLICATE }),
+    restartDelivery: (delivery: DeliveryStart, firstAttempt: number): Promise<boolean> =>
+      startOnce(delivery, { ...input(delivery.id), firstAttempt }, { reuse: WorkflowIdReusePolicy.ALLOW_DUPLICATE }),
 
     /**
      * The schedule that runs the outbox sweep every `intervalMs` on the webhooks task queue: created

@@ -6,6 +6,7 @@ import type { Db, WebhookEndpoint as EndpointRow } from '@vp/db';
 import type { WebhookWorkflows } from '@vp/temporal-client';
 import { createPing, createRedelivery, findDelivery, queryDeliveries, toDelivery, type DeliveryWithEvent } from './deliveries.ts';
 import { findEndpoint, insertEndpoint, markEndpointDeleted, queryEndpoints, rotateSecret, saveEndpointChanges, toEndpoint } from './endpoints.ts';
+import { deliveryRef } from './outbox.ts';
 import { secretBoxFor, type WebhookSettings } from './settings.ts';
 import { checkEndpointUrl } from './url.ts';
 
@@ -121,6 +122,6 @@ async function sendable(deps: WebhookDeps, row: EndpointRow): Promise<EndpointRo
 async function queue(deps: WebhookDeps, delivery: DeliveryWithEvent): Promise<{ delivery: WebhookDelivery }> {
   // Recorded first, as every event is: a start that fails here (or whose answer is lost after the
   // workflow began) is left to the outbox sweep, which starts any delivery never attempted.
-  await deps.deliveries.startDelivery(delivery.id).catch((error: unknown) => deps.onUnstarted?.(delivery.id, error));
+  await deps.deliveries.startDelivery(deliveryRef(delivery)).catch((error: unknown) => deps.onUnstarted?.(delivery.id, error));
   return { delivery: toDelivery(delivery) };
 }

@@ -3,9 +3,9 @@ import type { EventType, WebhookDelivery } from '@vp/contracts';
 import { keyset, Prisma, type Db, type WebhookDelivery as DeliveryRow, type WebhookEndpoint as EndpointRow, type WebhookEvent as EventRow } from '@vp/db';
 import { pingEventData } from './payload.ts';
 
-export type DeliveryWithEvent = DeliveryRow & { event: Pick<EventRow, 'id' | 'type' | 'productionId' | 'redeliveryOf'> };
+export type DeliveryWithEvent = DeliveryRow & { event: Pick<EventRow, 'id' | 'type' | 'workspaceId' | 'productionId' | 'redeliveryOf'> };
 
-const withEvent = { event: { select: { id: true, type: true, productionId: true, redeliveryOf: true } } } as const;
+const withEvent = { event: { select: { id: true, type: true, workspaceId: true, productionId: true, redeliveryOf: true } } } as const;
 
 export function toDelivery(row: DeliveryWithEvent): WebhookDelivery {
   return {

@@ -3,7 +3,7 @@ export { createPing, createRedelivery, findDelivery, queryDeliveries, toDelivery
 export {
   insertEndpoint, markEndpointDeleted, findEndpoint, queryEndpoints, resealSecrets, rotateSecret, signingSecrets, toEndpoint, saveEndpointChanges,
 } from './endpoints.ts';
-export { overdueDeliveries, pendingDeliveriesOf, recordEvent, unattemptedDeliveries } from './outbox.ts';
+export { deliveryRef, overdueDeliveries, pendingDeliveriesOf, recordEvent, unattemptedDeliveries, type DeliveryRef } from './outbox.ts';
 export { deliveryBody, pingEventData, productionEventData, statusSentence, type EventRecord, type StoredEventData } from './payload.ts';
 export { PRUNE_EVERY_MS, pruneDeliveryLog } from './retention.ts';
 export { describeDuration, maxAttempts, retryDelay, shouldSwitchOff, type DeliveryPolicy } from './schedule.ts';

@@ -35,10 +35,20 @@ export async function recordEvent(
     SELECT gen_random_uuid(), event.id, subscribed.id FROM event CROSS JOIN subscribed`;
 }
 
+/** A delivery as its workflow is started: its id, and what operators find it by (the endpoint, the event's type, workspace and production). */
+export type DeliveryRef = { id: string; endpointId: string; eventType: string; workspaceId: string; productionId: string | null };
+
+const REF = { id: true, endpointId: true, event: { select: { type: true, workspaceId: true, productionId: true } } } as const;
+
+/** A delivery row (with its event) as a DeliveryRef. */
+export function deliveryRef(row: { id: string; endpointId: string; event: { type: string; workspaceId: string; productionId: string | null } }): DeliveryRef {
+  return { id: row.id, endpointId: row.endpointId, eventType: row.event.type, workspaceId: row.event.workspaceId, productionId: row.event.productionId };
+}
+
 /** The deliveries still to make for the event a step recorded (none once they have all finished). */
-export async function pendingDeliveriesOf(db: Db, sourceKey: string): Promise<string[]> {
-  const rows = await db.webhookDelivery.findMany({ where: { event: { sourceKey }, status: 'pending' }, select: { id: true } });
-  return rows.map((row) => row.id);
+export async function pendingDeliveriesOf(db: Db, sourceKey: string): Promise<DeliveryRef[]> {
+  const rows = await db.webhookDelivery.findMany({ where: { event: { sourceKey }, status: 'pending' }, select: REF });
+  return rows.map(deliveryRef);
 }
 
 /**
@@ -46,14 +56,14 @@ export async function pendingDeliveriesOf(db: Db, sourceKey: string): Promise<st
  * `production.progress` event's, which the render records outside any step; a step's own starts
  * are retried with it). The outbox sweep starts them; oldest first, a batch at a time.
  */
-export async function unattemptedDeliveries(db: Db, before: Date, limit = 500): Promise<string[]> {
+export async function unattemptedDeliveries(db: Db, before: Date, limit = 500): Promise<DeliveryRef[]> {
   const rows = await db.webhookDelivery.findMany({
     where: { status: 'pending', attempts: 0, createdAt: { lt: before } },
     orderBy: { createdAt: 'asc' },
     take: limit,
-    select: { id: true },
+    select: REF,
   });
-  return rows.map((row) => row.id);
+  return rows.map(deliveryRef);
 }
 
 /**
@@ -62,7 +72,7 @@ export async function unattemptedDeliveries(db: Db, before: Date, limit = 500): 
  * ended without them (terminated by an operator, say). Where each goes on: the overdue retry, or
  * the lapsed attempt again.
  */
-export async function overdueDeliveries(db: Db, before: Date, limit = 100): Promise<{ id: string; nextAttempt: number }[]> {
+export async function overdueDeliveries(db: Db, before: Date, limit = 100): Promise<(DeliveryRef & { nextAttempt: number })[]> {
   const rows = await db.webhookDelivery.findMany({
     where: {
       status: 'pending', attempts: { gt: 0 },
@@ -70,7 +80,7 @@ export async function overdueDeliveries(db: Db, before: Date, limit = 100): Prom
     },
     orderBy: { createdAt: 'asc' },
     take: limit,
-    select: { id: true, attempts: true, nextAttemptAt: true },
+    select: { ...REF, attempts: true, nextAttemptAt: true },
   });
-  return rows.map((row) => ({ id: row.id, nextAttempt: row.nextAttemptAt ? row.attempts + 1 : row.attempts }));
+  return rows.map((row) => ({ ...deliveryRef(row), nextAttempt: row.nextAttemptAt ? row.attempts + 1 : row.attempts }));
 }

@@ -33,7 +33,7 @@ describe('a worker killed mid-step', () => {
     const died = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
     await waitFor(() => output.join('').includes('ready'), { what: 'the crashing worker', timeoutMs: 30_000 });
 
-    await productionWorkflows(temporal.client, productionWorkflowSettings(config)).start({ productionId: production.id, greenlightMode: 'manual' });
+    await productionWorkflows(temporal.client, productionWorkflowSettings(config)).start({ productionId: production.id, workspaceId: production.workspaceId, greenlightMode: 'manual' });
     const handle = temporal.client.workflow.getHandle(workflowIds.production(production.id));
     await waitFor(async () => (await database.db.production.findUniqueOrThrow({ where: { id: production.id } })).stage === 'pitch_ready');
     const greenlit = handle.executeUpdate(greenlightUpdate, { args: [{ actor: 'key:test', actorName: 'Test' }] });

@@ -71,7 +71,7 @@ async function startProduction(env: Env, owner: { account: { id: string }; works
     workspace, createdBy: owner.account.id, actor: { actor: 'key:test', actorName: 'Test' }, sourceKind: 'api', greenlightMode: 'manual',
     brief: Brief.parse({ intent: 'Announce faster exports in release 2.4', format: { durationMs: 10_000 } }),
   });
-  await productionWorkflows(env.client, productionWorkflowSettings(env.config)).start({ productionId: production.id, greenlightMode: 'manual' });
+  await productionWorkflows(env.client, productionWorkflowSettings(env.config)).start({ productionId: production.id, workspaceId: production.workspaceId, greenlightMode: 'manual' });
   return production.id;
 }
 

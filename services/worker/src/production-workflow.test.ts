@@ -44,7 +44,7 @@ async function startProduction(
     brief: Brief.parse(options.brief ?? BRIEF), greenlightMode: options.mode ?? 'manual',
   });
   await options.beforeStart?.(production.id);
-  await productionWorkflows(env.client, productionWorkflowSettings(env.config)).start({ productionId: production.id, greenlightMode: options.mode ?? 'manual' });
+  await productionWorkflows(env.client, productionWorkflowSettings(env.config)).start({ productionId: production.id, workspaceId: production.workspaceId, greenlightMode: options.mode ?? 'manual' });
   const handle = env.client.workflow.getHandle(workflowIds.production(production.id));
   return { ...seeded, id: production.id, handle };
 }

@@ -26,7 +26,7 @@ async function making(env: Env): Promise<string> {
     workspace: await env.db.workspace.findUniqueOrThrow({ where: { id: workspace.id } }), createdBy: account.id,
     actor: { actor: 'key:test', actorName: 'Test' }, sourceKind: 'api', brief: Brief.parse({ intent: 'Announce faster exports' }), greenlightMode: 'manual',
   });
-  await env.workflows.start({ productionId: production.id, greenlightMode: 'manual' });
+  await env.workflows.start({ productionId: production.id, workspaceId: production.workspaceId, greenlightMode: 'manual' });
   await waitFor(async () => (await row(env, production.id)).stage === 'pitch_ready', { what: 'the pitch' });
   await env.client.workflow.getHandle(workflowIds.production(production.id)).executeUpdate(greenlightUpdate, { args: [{ actor: 'key:test', actorName: 'Test' }] });
   await waitFor(async () => (await row(env, production.id)).stage === 'making', { what: 'making' });

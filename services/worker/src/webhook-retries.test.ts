@@ -43,7 +43,7 @@ describe('webhook retries', () => {
       actor: { actor: 'key:test', actorName: 'Test' }, sourceKind: 'api', greenlightMode: 'manual',
       brief: Brief.parse({ intent: 'Announce faster exports in release 2.4', format: { durationMs: 10_000 } }),
     });
-    await productionWorkflows(env.client, productionWorkflowSettings(env.config)).start({ productionId: production.id, greenlightMode: 'manual' });
+    await productionWorkflows(env.client, productionWorkflowSettings(env.config)).start({ productionId: production.id, workspaceId: production.workspaceId, greenlightMode: 'manual' });
 
     const delivery = () => env.db.webhookDelivery.findFirstOrThrow({ where: { endpointId: endpoint.id } });
     await waitFor(async () => (await delivery()).status === 'succeeded', { what: 'the delivery to succeed', timeoutMs: 45_000, intervalMs: 100 });

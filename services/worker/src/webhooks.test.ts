@@ -12,7 +12,7 @@ import { insertProduction } from '@vp/productions';
 import { productionWorkflows, productionWorkflowSettings, webhookWorkflows } from '@vp/temporal-client';
 import { failWrites, seedAccount, test, testConfig, waitFor } from '@vp/testing';
 import { verifyWebhook } from '@vp/webhook-verify';
-import { insertEndpoint, createPing, createSecretBox, webhookSettings, type SecretBox } from '@vp/webhooks';
+import { createPing, createSecretBox, deliveryRef, insertEndpoint, webhookSettings, type SecretBox } from '@vp/webhooks';
 import { startReceiver, type Answer, type Receiver } from '@vp/webhooks/testing';
 import { greenlightUpdate } from '@vp/workflows/definitions';
 import { startTestWorkers } from './testing/test-workers.ts';
@@ -67,7 +67,7 @@ async function production(env: Env, workspace: { id: string }, accountId: string
       code: [{ path: 'src/export/encoder.ts', source: 'export function encode() { /* the secret sauce */ }\n', status: 'modified', additions: 40, score: 0.9 }],
     }),
   });
-  await productionWorkflows(env.client, productionWorkflowSettings(env.config)).start({ productionId: row.id, greenlightMode: 'manual' });
+  await productionWorkflows(env.client, productionWorkflowSettings(env.config)).start({ productionId: row.id, workspaceId: row.workspaceId, greenlightMode: 'manual' });
   const handle = env.client.workflow.getHandle(workflowIds.production(row.id));
   return { id: row.id, handle };
 }
@@ -312,7 +312,7 @@ describe('the delivery workflow (spec: Receiver answer and retries)', () => {
     const row = await env.db.webhookEndpoint.findUniqueOrThrow({ where: { id: hook.id } });
     answers.set(hook.path, answer);
     const delivery = await createPing(env.db, row, env.config.appUrl);
-    await deliveriesOf(env).startDelivery(delivery.id);
+    await deliveriesOf(env).startDelivery(deliveryRef(delivery));
     return { hook, delivery };
   }
   const deliveryOf = (env: Env, id: string) => env.db.webhookDelivery.findUniqueOrThrow({ where: { id } });
@@ -327,7 +327,7 @@ describe('the delivery workflow (spec: Receiver answer and retries)', () => {
     const offDeliveries = webhookWorkflows(env.client, { taskQueuePrefix: off.config.temporal.taskQueuePrefix, ...off.config.webhooks });
     const offActivities = createWebhookActivities({ db: env.db, settings: webhookSettings(off.config), mailer: null, sweep: { deliveries: offDeliveries, afterMs: 0 } });
     expect(await offActivities.sweepDeliveries()).toEqual({ started: 0, restarted: 0 });
-    await offDeliveries.startDelivery(delivery.id);
+    await offDeliveries.startDelivery(deliveryRef(delivery));
     try {
       await waitFor(async () => (await deliveryOf(env, delivery.id)).lastError?.includes('switched off on this server'), { what: 'the hold' });
       // Several checks of the switch: each waits on a timer in the delivery's workflow.
@@ -397,7 +397,7 @@ describe('the delivery workflow (spec: Receiver answer and retries)', () => {
   it('never delivers an event again once it succeeded, even if its workflow is started again', async ({ env }) => {
     const { hook, delivery } = await pingThrough(env, () => ({ status: 200 }));
     await waitFor(async () => (await deliveryOf(env, delivery.id)).status === 'succeeded');
-    await deliveriesOf(env).startDelivery(delivery.id);
+    await deliveriesOf(env).startDelivery(deliveryRef(delivery));
     // Even a new run under the same id (past Temporal's own duplicate check) finds the delivery done.
     const run = await env.client.workflow.start('webhookDeliveryWorkflow', {
       workflowId: `${workflowIds.webhookDelivery(delivery.id)}-again`, taskQueue: taskQueue('webhooks', env.config.temporal.taskQueuePrefix),

@@ -1,5 +1,6 @@
-import { ApplicationFailure, CancellationScope, condition } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, condition, patched, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Stage } from '@vp/contracts';
+import { SEARCH_ATTRIBUTE_KEYS } from '@vp/contracts/temporal';
 import { REFUSALS, type Refusal } from '../definitions.ts';
 
 /** Stages a production never leaves (`terminal`). */
@@ -36,9 +37,12 @@ export class Mutex {
   }
 }
 
+/** The workflow keeps its stage in a search attribute (`Stage`), for operators to find it by. */
+export const STAGE_ATTRIBUTE_PATCH = 'stage-search-attribute';
+
 /** A production as its workflow knows it: the authority for what may happen next. */
 export class ProductionState {
-  stage: Stage = 'queued';
+  #stage: Stage = 'queued';
   pitchVersion = 0;
   revisionsLeft: number;
   projectId: string | null = null;
@@ -56,9 +60,19 @@ export class ProductionState {
     this.revisionsLeft = revisions;
   }
 
+  get stage(): Stage {
+    return this.#stage;
+  }
+
+  /** Every move shows in Temporal's `Stage` search attribute too (not for runs recorded before it did). */
+  set stage(stage: Stage) {
+    this.#stage = stage;
+    if (patched(STAGE_ATTRIBUTE_PATCH)) upsertSearchAttributes([{ key: SEARCH_ATTRIBUTE_KEYS.stage, value: stage }]);
+  }
+
   /** The stage now: read after awaits, when a handler may have moved it. */
   now(): Stage {
-    return this.stage;
+    return this.#stage;
   }
 
   get ended(): boolean {

@@ -1,12 +1,12 @@
-import { allHandlersFinished, CancellationScope, condition, isCancellation, ParentClosePolicy, startChild } from '@temporalio/workflow';
+import { allHandlersFinished, CancellationScope, condition, isCancellation, ParentClosePolicy, patched, startChild } from '@temporalio/workflow';
 import type { Stage } from '@vp/contracts';
-import { workflowIds } from '@vp/contracts/temporal';
+import { SEARCH_ATTRIBUTE_KEYS, workflowIds } from '@vp/contracts/temporal';
 import type { ProductionWorkflowInput } from '../definitions.ts';
 import { discardVideoWorkflow } from '../discard-video.ts';
 import { productionActivities } from './activities.ts';
 import { acceptUpdates } from './handlers.ts';
 import { pitchPhase } from './pitch-phase.ts';
-import { ProductionState } from './state.ts';
+import { ProductionState, STAGE_ATTRIBUTE_PATCH } from './state.ts';
 import { videoPhase } from './video-phase.ts';
 
 const OPERATOR_CANCEL_REASON = 'Cancelled by the service\'s operators.';
@@ -40,6 +40,7 @@ export async function productionWorkflow(input: ProductionWorkflowInput): Promis
       await startChild(discardVideoWorkflow, {
         workflowId: workflowIds.discardVideo(video.exportId), taskQueue: input.renderTaskQueue,
         args: [{ exportId: video.exportId, reason: video.undelivered }], parentClosePolicy: ParentClosePolicy.ABANDON,
+        ...(patched(STAGE_ATTRIBUTE_PATCH) ? { typedSearchAttributes: [{ key: SEARCH_ATTRIBUTE_KEYS.productionId, value: input.productionId }] } : {}),
       });
     }
     // E-mails still being sent were stopped when the pitch was answered: they have settled once

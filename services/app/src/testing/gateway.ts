@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import { freePort } from '@vp/devstack';
-import { waitFor } from '@vp/testing';
+import { testSecrets, waitFor } from '@vp/testing';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 
@@ -15,7 +15,7 @@ export async function startGatewayProcess(database: { url: string }, env: Record
   const baseUrl = `http://localhost:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'services/gateway/src/main.ts'], {
     cwd: root, stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: database.url, TEMPORAL_ADDRESS: inject('temporalAddress'), PORT: String(port), HOST: '127.0.0.1', BASE_URL: baseUrl, ...env },
+    env: { ...process.env, ...testSecrets, NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: database.url, TEMPORAL_ADDRESS: inject('temporalAddress'), PORT: String(port), HOST: '127.0.0.1', BASE_URL: baseUrl, ...env },
   });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));

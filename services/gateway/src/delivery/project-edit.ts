@@ -43,7 +43,7 @@ export function projectEditRoutes(deps: {
   appUrl: string;
   /** A delivered production's project, versions newest first; null otherwise. */
   project: (projectId: string) => Promise<DeliveredProject | null>;
-  startQueued: (c: Context<GatewayEnv>, made: Export) => Promise<void>;
+  startQueued: (c: Context<GatewayEnv>, found: DeliveredProject, made: Export) => Promise<void>;
 }) {
   const app = new Hono<GatewayEnv>();
   const projectUrl = (found: DeliveredProject) => editUrl(deps.appUrl, found.id);
@@ -102,7 +102,7 @@ export function projectEditRoutes(deps: {
     if (isDeepStrictEqual(asStored(result.composition), newest.composition)) {
       const made = await queueExport(deps.db, { id: randomUUID(), projectId: found.id, version: newest.version });
       if (made === 'busy') return busy();
-      if (made) await deps.startQueued(c, made);
+      if (made) await deps.startQueued(c, found, made);
       return c.redirect(projectUrl(found), 303);
     }
     if (found.versions.length >= MAX_PROJECT_VERSIONS) {
@@ -111,7 +111,7 @@ export function projectEditRoutes(deps: {
     const made = await saveVersion(deps.db, { projectId: found.id, baseVersion: newest.version, composition: result.composition, exportId: randomUUID() });
     if (made === 'stale') return stale();
     if (made === 'busy') return busy();
-    await deps.startQueued(c, made);
+    await deps.startQueued(c, found, made);
     return c.redirect(projectUrl(found), 303);
   });
 

@@ -65,8 +65,8 @@ export function deliveryRoutes(deps: GatewayDeps & { renders: OneCallRenderDeps 
   });
 
   /** Starts the workflow of a queued export (see `startQueuedExport`). */
-  const startQueued = (c: Context<GatewayEnv>, made: Export) =>
-    startQueuedExport(deps.renders, made, (error) => c.var.log.error({ err: error }, 'export not started'));
+  const startQueued = (c: Context<GatewayEnv>, found: DeliveredProject, made: Export) =>
+    startQueuedExport(deps.renders, made, found.workspaceId, (error) => c.var.log.error({ err: error }, 'export not started'));
 
   /** Re-export: one export of a version at a time; the render farm makes it. */
   app.post('/projects/:projectId/versions/:version/exports', async (c) => {
@@ -80,7 +80,7 @@ export function deliveryRoutes(deps: GatewayDeps & { renders: OneCallRenderDeps 
       c.header('Cache-Control', 'no-store');
       return c.html(page(found, message), 409);
     }
-    if (made) await startQueued(c, made);
+    if (made) await startQueued(c, found, made);
     return c.redirect(editUrl(appUrl, found.id), 303);
   });
 

@@ -481,7 +481,7 @@ describe('a render whose gateway stopped before starting it', () => {
     // Beside it, a render whose workflow started and waits for a render worker (none polls its
     // queue), and one whose workflow was stopped by hand while it waited.
     const queuedRender = () => createRender(db, { id: randomUUID(), accountId: me.account.id, resolution: '480p', background: 'black', appName: null, accent: null, imageKeys: [] });
-    const startNowhere = (id: string) => renderFarmWorkflows(stack.temporal.client, { taskQueuePrefix: 'nobody-polls-', heartbeatTimeoutMs: 20_000 }).startRender(id);
+    const startNowhere = (id: string) => renderFarmWorkflows(stack.temporal.client, { taskQueuePrefix: 'nobody-polls-', heartbeatTimeoutMs: 20_000 }).startRender({ renderId: id, accountId: me.account.id });
     const waiting = await queuedRender();
     const handle = await startNowhere(waiting.id);
     onTestFinished(async () => {

@@ -66,7 +66,7 @@ export async function productionRenderingInChild(
       brief: Brief.parse({ intent: 'Announce faster exports in release 2.4', format: { durationMs: options.durationMs } }),
     });
     const read = () => db.production.findUniqueOrThrow({ where: { id: production.id } });
-    await productionWorkflows(temporal.client, productionWorkflowSettings(config)).start({ productionId: production.id, greenlightMode: 'manual' });
+    await productionWorkflows(temporal.client, productionWorkflowSettings(config)).start({ productionId: production.id, workspaceId: production.workspaceId, greenlightMode: 'manual' });
     const handle = temporal.client.workflow.getHandle(workflowIds.production(production.id));
     await waitFor(async () => (await read()).stage === 'pitch_ready');
     await handle.executeUpdate(greenlightUpdate, { args: [{ actor: 'key:test', actorName: 'Test' }] });
