@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { devStackEnv, loadConfig, loadDevEnv, SECRET_NAMES } from '@vp/config';
-import { ensureDevSecrets } from './dev-secrets.ts';
+import { devStackEnv, loadConfig, loadDevEnv } from '@vp/config';
+import { DEV_STACK_SECRETS, ensureDevSecrets } from './dev-secrets.ts';
 
 let dir: string;
 beforeEach(async () => {
@@ -13,11 +13,11 @@ afterEach(() => rm(dir, { recursive: true, force: true }));
 
 describe('the dev stack\'s secrets', () => {
   it('are made on the first run, 32 random bytes each, in a file only its owner reads, and kept after', async () => {
-    expect(await ensureDevSecrets(dir)).toEqual(SECRET_NAMES);
+    expect(await ensureDevSecrets(dir)).toEqual(DEV_STACK_SECRETS);
     const file = join(dir, 'secrets.env');
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     const made = devStackEnv(dir, {});
-    for (const name of SECRET_NAMES) expect(Buffer.from(made[name]!, 'base64')).toHaveLength(32);
+    for (const name of DEV_STACK_SECRETS) expect(Buffer.from(made[name]!, 'base64')).toHaveLength(32);
     // Every process of the stack accepts them: no built-in secret, no ALLOW_DEV_SECRETS.
     expect(loadConfig(made).secrets.links).toBe(made.LINK_SIGNING_SECRET);
 
@@ -33,7 +33,7 @@ describe('the dev stack\'s secrets', () => {
 
   it('gain one added since the file was made, keeping the others as they were', async () => {
     await writeFile(join(dir, 'secrets.env'), 'LINK_SIGNING_SECRET=kept-link-secret-0123456789abcdefghijklmnop\n', { mode: 0o644 });
-    expect(await ensureDevSecrets(dir)).toEqual(SECRET_NAMES.filter((name) => name !== 'LINK_SIGNING_SECRET'));
+    expect(await ensureDevSecrets(dir)).toEqual(DEV_STACK_SECRETS.filter((name) => name !== 'LINK_SIGNING_SECRET'));
     expect(devStackEnv(dir, {}).LINK_SIGNING_SECRET).toBe('kept-link-secret-0123456789abcdefghijklmnop');
     expect((await stat(join(dir, 'secrets.env'))).mode & 0o777).toBe(0o600);
   });

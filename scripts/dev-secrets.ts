@@ -3,6 +3,9 @@ import { appendFile, chmod, mkdir, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { devStackEnv, SECRET_NAMES } from '@vp/config';
 
+/** The secrets every process needs, and the Temporal Web UI's codec token (an operator's credential). */
+export const DEV_STACK_SECRETS = [...SECRET_NAMES, 'TEMPORAL_CODEC_TOKEN'];
+
 /**
  * The dev stack's own signing and encryption secrets, made on its first run and kept in its data
  * folder (`secrets.env`, readable by its owner only): nobody else's copy of the source can forge
@@ -13,7 +16,7 @@ import { devStackEnv, SECRET_NAMES } from '@vp/config';
 export async function ensureDevSecrets(dataDir: string): Promise<string[]> {
   const path = `${dataDir}/secrets.env`;
   const kept = devStackEnv(dataDir, {});
-  const missing = SECRET_NAMES.filter((name) => !kept[name]);
+  const missing = DEV_STACK_SECRETS.filter((name) => !kept[name]);
   if (!missing.length) return [];
   const lines = missing.map((name) => `${name}=${randomBytes(32).toString('base64')}\n`).join('');
   await mkdir(dataDir, { recursive: true });

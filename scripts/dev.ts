@@ -80,6 +80,8 @@ try {
     const temporal = await startTemporalDevServer({
       cliPath: config.temporal.cliPath, dbFile: `${dataDir}/temporal.sqlite`, port: temporalPort, ui: true, uiPort: temporalUiPort,
       namespace: config.temporal.namespace, searchAttributes: SEARCH_ATTRIBUTES, log: (line) => console.log(line),
+      // The UI reads the encrypted payloads through the gateway's codec endpoint, on this machine only.
+      uiCodecEndpoint: config.temporal.codec.token ? `${config.baseUrl}/codec/${config.temporal.codec.token}` : undefined,
     });
     stops.push(temporal.stop);
     temporalAddress = temporal.address;
@@ -99,6 +101,7 @@ try {
     ...launchEnv,
     DATABASE_URL: dbUrl,
     TEMPORAL_ADDRESS: temporalAddress,
+    ...(temporalUi ? { TEMPORAL_UI_ORIGIN: temporalUi } : {}),
   };
   for (const service of SERVICES) {
     // Their own process group: Ctrl-C reaches the launcher, which stops them in order.

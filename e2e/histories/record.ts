@@ -8,6 +8,7 @@
  * Each history is written to packages/workflows/histories/<HISTORIES_LABEL>/<scenario>.json
  * (the label defaults to today's date).
  */
+import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
@@ -45,6 +46,8 @@ const it = test.extend('stack', { scope: 'file' }, async ({ database }, { onClea
   const stack = await createTestStack(database, {
     render: true,
     env: {
+      // The recordings' own key, committed with them (the replay test opens them with it).
+      TEMPORAL_PAYLOAD_KEY: readFileSync(new URL('../../packages/workflows/histories/payload-key.txt', import.meta.url), 'utf8').trim(),
       ALLOW_PRIVATE_URLS: 'true', RENDER_HEARTBEAT_TIMEOUT_MS: '20000',
       // The first retry waits a minute: long enough to record the delivery asleep between attempts.
       WEBHOOK_RETRY_SCHEDULE_MS: '60000,120000', WEBHOOK_TIMEOUT_MS: '2000',

@@ -79,6 +79,11 @@ const Env = z.object({
   // rotating it the one before, which still opens what it sealed.
   TEMPORAL_PAYLOAD_KEY: payloadKey,
   TEMPORAL_PAYLOAD_KEY_PREVIOUS: payloadKey,
+  // The Temporal Web UI reads payloads through the gateway's codec endpoint,
+  // {BASE_URL}/codec/<TEMPORAL_CODEC_TOKEN> (unset: no endpoint). Only the UI's own page
+  // (TEMPORAL_UI_ORIGIN) may call it from a browser.
+  TEMPORAL_CODEC_TOKEN: z.string().min(32).optional(),
+  TEMPORAL_UI_ORIGIN: z.url().default('http://127.0.0.1:8233'),
 
   // The pitch writer: the built-in one, or any OpenAI-compatible chat-completions endpoint.
   PITCH_WRITER: z.enum(['builtin', 'openai']).default('builtin'),
@@ -189,6 +194,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       updateDeadlineMs: e.TEMPORAL_UPDATE_DEADLINE_MS,
       payloadKey: Buffer.from(secrets.TEMPORAL_PAYLOAD_KEY, 'base64'),
       previousPayloadKey: e.TEMPORAL_PAYLOAD_KEY_PREVIOUS ? Buffer.from(e.TEMPORAL_PAYLOAD_KEY_PREVIOUS, 'base64') : null,
+      codec: { token: e.TEMPORAL_CODEC_TOKEN ?? null, uiOrigin: e.TEMPORAL_UI_ORIGIN.replace(/\/$/, '') },
     },
     dataDir: e.DATA_DIR,
     devStack: { postgresPort: e.DEV_POSTGRES_PORT, temporalPort: e.DEV_TEMPORAL_PORT, temporalUiPort: e.DEV_TEMPORAL_UI_PORT },

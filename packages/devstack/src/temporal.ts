@@ -15,6 +15,8 @@ export type TemporalDevServerOptions = {
   /** Free ports are picked for those not given. */
   port?: number;
   uiPort?: number;
+  /** Where the Web UI reads payloads through (a codec endpoint: ours, the gateway's /codec/<token>). */
+  uiCodecEndpoint?: string;
   ui?: boolean;
   namespace?: string;
   /** Registered at start (`--search-attribute Name=Type`), e.g. `SEARCH_ATTRIBUTES` of @vp/contracts. */
@@ -94,6 +96,7 @@ function devServerArgs(options: DevServerArgs): string[] {
     '--dynamic-config-value', 'frontend.enableUpdateWorkflowExecution=true',
     ...(options.dbFile ? ['--db-filename', options.dbFile] : []),
     ...(options.uiPort === null ? ['--headless'] : ['--ui-ip', '127.0.0.1', '--ui-port', String(options.uiPort)]),
+    ...(options.uiPort !== null && options.uiCodecEndpoint ? ['--ui-codec-endpoint', options.uiCodecEndpoint] : []),
     ...Object.entries(options.searchAttributes ?? {}).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
   ];
 }

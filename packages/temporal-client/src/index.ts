@@ -4,3 +4,6 @@ export { productionWorkflows, productionWorkflowSettings, UNCONFIRMED_CHANGE, ty
 export { renderFarmWorkflows, type RenderFarmWorkflows } from './renders.ts';
 export { webhookWorkflows, type WebhookWorkflows } from './webhooks.ts';
 export { isAlreadyStarted, temporalUnavailable } from './failures.ts';
+export { failureConverterPath, temporalDataConverter, type PayloadKeys } from './data-converter.ts';
+export { AesGcmPayloadCodec } from './payload-codec.ts';
+export { temporalClient } from './client.ts';

@@ -7,6 +7,7 @@ import './provided.ts';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { SEARCH_ATTRIBUTES } from '@vp/contracts/temporal';
 import { migrate } from '@vp/db/migrate';
+import { failureConverterPath } from '@vp/temporal-client';
 import { workflowsPath } from '@vp/workflows/path';
 import { databaseUrl, freePort, startEmbeddedPostgres, startTemporalDevServer } from '@vp/devstack';
 
@@ -43,7 +44,8 @@ export default async function setup(project: TestProject) {
 
   // Bundle the workflows once for every test worker of the run.
   const bundleDir = await mkdtemp(join(tmpdir(), 'vp-workflows-'));
-  const { code } = await bundleWorkflowCode({ workflowsPath, logger: quietLogger });
+  // With the service's failure converter, as a worker bundling the workflows itself would include it.
+  const { code } = await bundleWorkflowCode({ workflowsPath, failureConverterPath, logger: quietLogger });
   const workflowBundlePath = join(bundleDir, 'workflows.js');
   await writeFile(workflowBundlePath, code);
   stops.push(() => rm(bundleDir, { recursive: true, force: true }));

@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { bundleWorkflowCode, Worker, type ReplayWorkerOptions } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
+import { failureConverterPath, temporalDataConverter } from '@vp/temporal-client';
 import { workflowsPath } from './path.ts';
 
 /**
@@ -11,6 +13,13 @@ import { workflowsPath } from './path.ts';
  */
 const HISTORIES = new URL('../histories/', import.meta.url).pathname;
 const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} };
+/**
+ * The payload key the recordings are encrypted with (recordings from before the codec are plain,
+ * and pass through it): a test key, committed with them, as they hold only test data.
+ */
+const recordingConverter = temporalDataConverter({
+  payloadKey: Buffer.from(readFileSync(new URL('../histories/payload-key.txt', import.meta.url), 'utf8').trim(), 'base64'), previousPayloadKey: null,
+});
 
 type Recorded = { name: string; workflowId: string; history: unknown };
 
@@ -39,8 +48,8 @@ describe('recorded workflow histories (ARCHITECTURE rule 5)', () => {
     const histories = await recordedHistories();
     // Each workflow type, at each point where it waits or ends.
     expect(histories.length).toBeGreaterThanOrEqual(15);
-    const { code } = await bundleWorkflowCode({ workflowsPath, logger: quiet });
-    expect(await replayFailures({ workflowBundle: { code } }, histories)).toEqual([]);
+    const { code } = await bundleWorkflowCode({ workflowsPath, failureConverterPath, logger: quiet });
+    expect(await replayFailures({ workflowBundle: { code }, dataConverter: recordingConverter }, histories)).toEqual([]);
   }, 120_000);
 
   it('a change that alters the commands of a recorded history fails replay unless it is patched', async () => {
@@ -60,8 +69,8 @@ describe('recorded workflow histories (ARCHITECTURE rule 5)', () => {
     try {
       const replay = async (source: string) => {
         await writeFile(join(dir, 'index.ts'), source);
-        const { code } = await bundleWorkflowCode({ workflowsPath: join(dir, 'index.ts'), logger: quiet });
-        return replayFailures({ workflowBundle: { code } }, histories);
+        const { code } = await bundleWorkflowCode({ workflowsPath: join(dir, 'index.ts'), failureConverterPath, logger: quiet });
+        return replayFailures({ workflowBundle: { code }, dataConverter: recordingConverter }, histories);
       };
       const unpatched = await replay(changed(''));
       expect(unpatched).toHaveLength(histories.length);

@@ -3,6 +3,7 @@ import { createMiddleware } from 'hono/factory';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { guard } from './auth/guard.ts';
 import type { GatewayDeps, GatewayEnv } from './env.ts';
+import { codecRoutes } from './codec/routes.ts';
 import { gatewayDomain } from './domain.ts';
 import { healthRoutes } from './health.ts';
 import { closeAfterUnreadBody, limitBody, requireJsonBody } from './http/body.ts';
@@ -65,6 +66,7 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
   app.route('/v1/renders', renderRoutes<GatewayEnv>({ ...renders, caller: (c) => c.var.principal, receivedAt: (c) => c.var.receivedAt }));
   app.route('/', renderVideoRoutes(renders));
   app.route('/', deliveryRoutes({ ...deps, renders: domain.renders }));
+  app.route('/', codecRoutes(deps.config));
   publishOpenApi(app, deps.config.baseUrl);
   return app;
 }

@@ -1,9 +1,10 @@
 import { serve } from '@hono/node-server';
-import { Client, Connection } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
 import pino from 'pino';
 import { createBlobStore } from '@vp/blobs';
 import { loadConfig, requireDatabaseUrl } from '@vp/config';
 import { createDb } from '@vp/db';
+import { temporalClient } from '@vp/temporal-client';
 import { createApp } from './app.ts';
 import { answerStalledBodies } from './http/stalled-bodies.ts';
 import { createRateLimiter } from './rate-limit/fixed-window.ts';
@@ -12,7 +13,7 @@ const config = loadConfig();
 const log = pino({ level: config.logLevel, base: { service: 'gateway' } });
 const db = createDb(requireDatabaseUrl(config));
 const connection = Connection.lazy({ address: config.temporal.address ?? 'localhost:7233' });
-const temporal = new Client({ connection, namespace: config.temporal.namespace });
+const temporal = temporalClient(connection, config);
 const limiter = createRateLimiter(db);
 const app = createApp({ config, db, temporal: () => temporal, log, blobs: createBlobStore(config.blobs) }, limiter);
 

@@ -28,6 +28,8 @@ export const SURFACES: readonly Surface[] = [
   { name: 'production-links', prefix: '/go', access: 'public', limit: { perMinute: 30, per: 'ip' } },
   // Not in the spec's table: a project's edits and re-exports each queue a render, so they are counted.
   { name: 'projects', prefix: '/projects', method: 'POST', access: 'public', limit: { perMinute: 30, per: 'ip' } },
+  // The Temporal Web UI's codec endpoint (an operator's browser): its token is the credential, counted so it cannot be walked.
+  { name: 'codec', prefix: '/codec', access: 'public', limit: { perMinute: 300, per: 'ip' } },
 ];
 
 /** Any other /v1 path still needs a live key; it then answers 404. */

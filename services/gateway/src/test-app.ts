@@ -14,8 +14,8 @@ import type { RateLimiter } from './rate-limit/fixed-window.ts';
 
 /** The gateway over a test file's database and the run's Temporal server, with its log lines kept. */
 export async function createTestGateway(database: { url: string; db: Db }, options: { env?: Record<string, string>; limiter?: RateLimiter; config?: Config } = {}) {
-  const temporal = await connectTemporal();
   const config = options.config ?? testConfig(database.url, options.env);
+  const temporal = await connectTemporal({ payloadKey: config.temporal.payloadKey });
   const logs: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {

@@ -1,4 +1,3 @@
-import { Client } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { keepRunning } from '@vp/activities';
 import { SWEEP_EVERY_MS, sweepUnstartedRenders, sweepWorkDir } from '@vp/activities/render-farm';
@@ -7,7 +6,7 @@ import { loadConfig, requireDatabaseUrl } from '@vp/config';
 import { createDb } from '@vp/db';
 import { HEARTBEAT_EVERY_MS, touchWhenHealthy } from '@vp/health';
 import { checkRenderTools, selfCheckRender } from '@vp/render';
-import { renderFarmWorkflows } from '@vp/temporal-client';
+import { renderFarmWorkflows, temporalClient } from '@vp/temporal-client';
 import pino from 'pino';
 import { createRenderWorker, runRenderWorker } from './worker.ts';
 
@@ -36,7 +35,7 @@ const stop = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
 // Swept now and every hour: what a worker killed mid-render (SIGKILL) left in its work folder,
 // and the renders a gateway recorded but stopped before starting.
-const client = new Client({ connection, namespace: config.temporal.namespace });
+const client = temporalClient(connection, config);
 keepRunning(() => sweepWorkDir(config.render.workDir), {
   everyMs: SWEEP_EVERY_MS, signal: stop.signal,
   onDone: (names) => names.length && log.info({ workDir: config.render.workDir, swept: names }, 'removed render work a killed worker left'),

@@ -1,11 +1,10 @@
-import { Client } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createRenderFarmActivities } from '@vp/activities/render-farm';
 import type { BlobStore } from '@vp/blobs';
 import type { Config } from '@vp/config';
 import { taskQueue } from '@vp/contracts';
 import type { Db } from '@vp/db';
-import { productionWorkflows, productionWorkflowSettings } from '@vp/temporal-client';
+import { productionWorkflows, productionWorkflowSettings, temporalClient, temporalDataConverter } from '@vp/temporal-client';
 import { workflowsPath } from '@vp/workflows/path';
 
 export type RenderWorkerDeps = {
@@ -23,12 +22,13 @@ export type RenderWorkerDeps = {
  */
 export async function createRenderWorker(deps: RenderWorkerDeps): Promise<Worker> {
   const { config } = deps;
-  const client = new Client({ connection: deps.connection, namespace: config.temporal.namespace });
+  const client = temporalClient(deps.connection, config);
   // Renders report their phases to their production's workflow, which records them.
   const { reportProgress } = productionWorkflows(client, productionWorkflowSettings(config));
   return Worker.create({
     connection: deps.connection,
     namespace: config.temporal.namespace,
+    dataConverter: temporalDataConverter(config.temporal),
     taskQueue: taskQueue('render', config.temporal.taskQueuePrefix),
     ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath }),
     activities: createRenderFarmActivities({

@@ -1,4 +1,3 @@
-import { Client } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createEventPublisher, createProductionActivities, createWebhookActivities, type WebhookActivityDeps } from '@vp/activities';
 import type { Config } from '@vp/config';
@@ -6,7 +5,7 @@ import { taskQueue } from '@vp/contracts';
 import type { Db } from '@vp/db';
 import { mailerFromConfig, type Mailer } from '@vp/mail';
 import type { PitchWriter } from '@vp/pitch';
-import { webhookWorkflows } from '@vp/temporal-client';
+import { temporalClient, temporalDataConverter, webhookWorkflows } from '@vp/temporal-client';
 import { webhookSettings } from '@vp/webhooks';
 import { workflowsPath } from '@vp/workflows/path';
 
@@ -31,12 +30,14 @@ export async function createWorkers(deps: WorkerDeps): Promise<Worker[]> {
   const mailer = deps.mailer === undefined ? mailerFromConfig(config) : deps.mailer;
   // Steps start their webhook deliveries through the worker's own connection, eagerly: the
   // delivery's first workflow task comes back with its start and runs on this worker.
-  const client = new Client({ connection: deps.connection, namespace: config.temporal.namespace });
+  const client = temporalClient(deps.connection, config);
   const deliveries = webhookWorkflows(client, { taskQueuePrefix: config.temporal.taskQueuePrefix, ...settings, eager: true });
   const events = createEventPublisher({ db: deps.db, deliveries, settings });
+  const dataConverter = temporalDataConverter(config.temporal);
   const productions = await Worker.create({
     connection: deps.connection,
     namespace: config.temporal.namespace,
+    dataConverter,
     taskQueue: taskQueue('productions', config.temporal.taskQueuePrefix),
     ...workflows,
     activities: createProductionActivities({
@@ -49,6 +50,7 @@ export async function createWorkers(deps: WorkerDeps): Promise<Worker[]> {
   const webhooks = await Worker.create({
     connection: deps.connection,
     namespace: config.temporal.namespace,
+    dataConverter,
     taskQueue: taskQueue('webhooks', config.temporal.taskQueuePrefix),
     ...workflows,
     activities: createWebhookActivities({

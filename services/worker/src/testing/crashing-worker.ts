@@ -9,6 +9,7 @@ import { loadConfig } from '@vp/config';
 import { taskQueue } from '@vp/contracts';
 import { createDb } from '@vp/db';
 import { createBuiltinWriter } from '@vp/pitch';
+import { temporalDataConverter } from '@vp/temporal-client';
 
 const [crashAfter, bundlePath] = process.argv.slice(2);
 const config = loadConfig();
@@ -24,6 +25,7 @@ activities[crashAfter!] = async (input) => {
 
 const worker = await Worker.create({
   connection: await NativeConnection.connect({ address: config.temporal.address! }),
+  dataConverter: temporalDataConverter(config.temporal),
   taskQueue: taskQueue('productions', config.temporal.taskQueuePrefix),
   workflowBundle: { codePath: bundlePath! },
   activities,
