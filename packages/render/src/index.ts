@@ -15,5 +15,6 @@ export {
 export { CompositionError, MediaError, QualityError, RenderError, type QualityCheck } from './errors.ts';
 export { checkRenderTools } from './tools.ts';
 export { selfCheckRender } from './self-check.ts';
+export { drawStoryboard, type Still, type StoryboardOptions } from './storyboard.ts';
 /** The encoder settings, for measuring the encoder alone with the same ones. */
 export { RGB_TO_BT709, X264, x264Args } from './encode/x264.ts';

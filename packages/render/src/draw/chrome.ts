@@ -11,19 +11,23 @@ export class Chrome {
   private readonly bug: Canvas | null;
 
   constructor(private readonly layout: Layout, theme: Theme) {
-    const { height, fontSize } = layout.bug;
+    const { height } = layout.bug;
     const logo = theme.logo;
     const logoWidth = logo ? Math.round((logo.width / logo.height) * height) : 0;
-    const name = theme.brandName;
+    // A long name is set smaller to fit across the frame, down to two thirds of its size; longer still, the logo stands alone.
+    const room = layout.width - 2 * layout.margin - logoWidth - height;
+    const fits = (size: number) => measure(theme.brandName ?? '', size, theme.sans, 700) <= room;
+    const fontSize = [layout.bug.fontSize, Math.round(layout.bug.fontSize * 0.83), Math.round(layout.bug.fontSize * 0.67)].find(fits);
+    const name = theme.brandName && fontSize ? theme.brandName : null;
     if (!logo && !name) {
       this.bug = null;
       return;
     }
     const gap = logo && name ? Math.round(height * 0.35) : 0;
-    const nameWidth = name ? measure(name, fontSize, theme.sans, 700) : 0;
+    const nameWidth = name && fontSize ? measure(name, fontSize, theme.sans, 700) : 0;
     this.bug = layer(logoWidth + gap + nameWidth + 4, height, (ctx) => {
       if (logo) ctx.drawImage(logo, 0, 0, logoWidth, height);
-      if (name) {
+      if (name && fontSize) {
         ctx.font = font(fontSize, theme.sans, 700);
         ctx.fillStyle = theme.text;
         ctx.textBaseline = 'middle';
