@@ -31,7 +31,9 @@ export function excerptOf(file: CodeFile): CodeExcerpt {
   if (!lines.length) {
     return { ...base, lines: [], focusLine: 0, note: file.digest ?? `${file.additions} additions, ${file.deletions} deletions` };
   }
-  return { ...base, ...window(lines.map(tidy)), note: null };
+  // Only the lines kept are tidied: a source of 200,000 characters has as many lines as that.
+  const kept = window(lines);
+  return { ...base, lines: kept.lines.map(tidy), focusLine: kept.focusLine, note: null };
 }
 
 function splitLines(source: string): string[] {

@@ -33,19 +33,25 @@ export type BoxedText = FittedText & { fits: boolean };
  */
 export function fitInBox(raw: string, box: TextBox): BoxedText {
   const text = box.uppercase ? raw.toLocaleUpperCase('en') : raw;
-  const leading = box.leading;
-  for (const size of box.sizes) {
-    const lines = wrapWhole(text, size, box);
-    if (lines) return { size, lines, lineHeight: Math.round(size * leading), family: box.family, weight: box.weight, fits: true };
-  }
+  const whole = wholeAt(text, box);
+  if (whole) return whole;
   const smallest = box.sizes.at(-1) ?? 24;
-  const fallback = fitText(text, { family: box.family, weight: box.weight, maxSize: smallest, minSize: smallest, maxWidth: box.maxWidth, maxLines: box.maxLines, leading });
+  const fallback = fitText(text, { family: box.family, weight: box.weight, maxSize: smallest, minSize: smallest, maxWidth: box.maxWidth, maxLines: box.maxLines, leading: box.leading });
   return { ...fallback, fits: false };
 }
 
 /** Whether the whole text fits its box at some step of the scale. */
-export function fitsBox(text: string, box: TextBox): boolean {
-  return fitInBox(text, box).fits;
+export function fitsBox(raw: string, box: TextBox): boolean {
+  return wholeAt(box.uppercase ? raw.toLocaleUpperCase('en') : raw, box) !== null;
+}
+
+/** The text whole at the largest step that holds it, or null. */
+function wholeAt(text: string, box: TextBox): BoxedText | null {
+  for (const size of box.sizes) {
+    const lines = wrapWhole(text, size, box);
+    if (lines) return { size, lines, lineHeight: Math.round(size * box.leading), family: box.family, weight: box.weight, fits: true };
+  }
+  return null;
 }
 
 /**

@@ -34,7 +34,7 @@ export interface CodePlan {
   typed: TypedLine | null;
   /** When the typing ends (the scroll's end when nothing is typed): the changed rows then light up in turn. */
   typedEnd: number;
-  /** The rows on screen that light up one after another until the scene leaves: the changed ones, else all. */
+  /** The rows on screen that light up one after another until the scene leaves: the changed ones, else all (a note's lines when it shows one). */
   sweepRows: number[];
   /** The excerpt's note, set in the window when there are no lines to show. */
   note: BoxedText | null;
@@ -89,6 +89,7 @@ export async function planCode(excerpt: CodeExcerpt, panel: Rect, layout: Layout
   const scrollEnd = durationMs * 0.55;
   const typed = typedLine(shown, typedRows.map((row) => row - firstRow).filter(inView), scrollEnd, durationMs);
   const changedInView = shown.flatMap((row, i) => (row.change !== 'context' && inView(i) ? [i] : []));
+  const note = excerpt.note && !excerpt.lines.length ? noteText(excerpt.note, viewport, padX, u, theme.sans) : null;
   return {
     excerpt,
     highlighted,
@@ -108,7 +109,7 @@ export async function planCode(excerpt: CodeExcerpt, panel: Rect, layout: Layout
     typed,
     typedEnd: typed?.end ?? scrollEnd,
     sweepRows: changedInView.length ? changedInView : shown.flatMap((_, i) => (inView(i) ? [i] : [])),
-    note: excerpt.note && !excerpt.lines.length ? noteText(excerpt.note, viewport, padX, u, theme.sans) : null,
+    note,
   };
 }
 

@@ -42,6 +42,8 @@ export function codePainter(plan: ScenePlan, layout: Layout, theme: Theme): Pain
   const { enterAt, leaveAt, regions } = plan;
   const changed = code.rows.flatMap((row, i) => (row.change === 'context' ? [] : [{ i, color: row.change === 'added' ? colours.addedBar : colours.removedBar }]));
   const band = withAlpha(theme.accent, SWEEP_ALPHA);
+  // Without lines, the band sweeps down the note's.
+  const sweep = code.rows.length || !code.note ? { rows: code.sweepRows, height: lineHeight } : { rows: code.note.lines.map((_, i) => i), height: code.note.lineHeight };
   const rowTop = (i: number, scroll: number, dy: number) => viewport.y + pad + dy + i * lineHeight - scroll;
   const onScreen = (y: number) => y >= viewport.y && y + lineHeight <= viewport.y + viewport.height - pad;
 
@@ -70,12 +72,12 @@ export function codePainter(plan: ScenePlan, layout: Layout, theme: Theme): Pain
         surface.alpha = opacity;
       }
       const sweeping = t - code.typedEnd - 150;
-      if (sweeping > 0 && code.sweepRows.length) {
+      if (sweeping > 0 && sweep.rows.length) {
         const step = Math.floor(sweeping / SWEEP_MS);
-        const y = rowTop(code.sweepRows[step % code.sweepRows.length]!, scroll, dy);
+        const y = viewport.y + pad + dy + sweep.rows[step % sweep.rows.length]! * sweep.height - scroll;
         const glow = Math.sin(Math.PI * ((sweeping % SWEEP_MS) / SWEEP_MS));
         surface.alpha = opacity * glow;
-        if (onScreen(y)) surface.fillRect(band, viewport.x, y, viewport.width, lineHeight);
+        if (y >= viewport.y && y + sweep.height <= viewport.y + viewport.height) surface.fillRect(band, viewport.x, y, viewport.width, sweep.height);
         surface.alpha = opacity;
       }
       // The layer starts with a padding row, so the lines scroll up to the title bar, not to a gap below it.
