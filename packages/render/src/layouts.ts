@@ -15,7 +15,7 @@ import { sansStack } from './style/fonts.ts';
 import type { TextBox } from './layout/type-scale.ts';
 
 export { fitsBox, fitsComfortably, type TextBox } from './layout/type-scale.ts';
-export { LAYOUT_WORDS } from './layout/describe.ts';
+export { LAYOUT_WORDS, layoutPhrase } from './layout/describe.ts';
 
 /**
  * Where a shot's words go on screen: its `title` and its `text` (null where the renderer does

@@ -28,7 +28,7 @@ export interface StoryboardOptions {
 export interface Still {
   /** The scene's id: a pitch's shot N is scene `shot-N` (and `shot-N-media` for the pictures a code shot cuts to). */
   sceneId: string;
-  /** The time of the frame in the video. */
+  /** When the frame starts in the video, in whole milliseconds (never past it: a seek to it lands on the frame). */
   atMs: number;
   frame: number;
   image: Buffer;
@@ -63,7 +63,7 @@ export async function drawStoryboard(input: Composition, options: StoryboardOpti
       try {
         await compositor.draw(frame, { whole: true });
         const image = await encode(compositor.canvas, width, height, format, options.quality ?? 85);
-        stills.push({ sceneId: scene.scene.id, atMs: Math.round((frame * 1000) / FPS), frame, image, mime: `image/${format}`, width, height });
+        stills.push({ sceneId: scene.scene.id, atMs: Math.floor((frame * 1000) / FPS), frame, image, mime: `image/${format}`, width, height });
       } finally {
         compositor.dispose();
       }

@@ -36,8 +36,12 @@ export function shotWords(scene: Scene, boxes: ShotBoxes, options: { index: numb
   const text = options.showText
     ? fitted([scene.text, ...scene.shorter.text], boxes.text, SCHEMA.text, (c) => spokenWords(c).length <= readable && !used.text.has(sameWords(c)))
     : null;
-  const titleBox = boxes.kind === 'text' && !text ? boxes.titleAlone : boxes.title;
-  const title = fitted([scene.title, ...scene.shorter.title, `Shot ${options.index + 1}`], titleBox, SCHEMA.title) ?? `Shot ${options.index + 1}`;
+  // A statement without its text shows its title in the text's place, to be read in the same time.
+  const statement = boxes.kind === 'text' && !text;
+  const titleBox = statement ? boxes.titleAlone : boxes.title;
+  const titles = [scene.title, ...scene.shorter.title];
+  const title = fitted(titles, titleBox, SCHEMA.title, (c) => !statement || spokenWords(c).length <= readable)
+    ?? fitted([...titles, `Shot ${options.index + 1}`], titleBox, SCHEMA.title) ?? `Shot ${options.index + 1}`;
   const voiceover = options.spoken && scene.voiceover
     ? [scene.voiceover, ...scene.shorter.voiceover]
       .map((line) => speakable(line, voiceoverRoomWords(seconds)))

@@ -38,7 +38,7 @@ export function writeBuiltinPitch({ brief, version, previous, comments }: WriteI
 
   const spoken = brief.format.sound.voiceover && directives.voiceover;
   const music = brief.format.sound.music && directives.music;
-  const durations = splitDuration(brief.format.durationMs, scenes.map((s) => weightOf(s, spoken)));
+  const durations = splitDuration(brief.format.durationMs, scenes.map((s) => weightOf(s, spoken, directives.text)));
   const used: UsedWords = { text: new Set(), voiceover: new Set() };
   const shots = scenes.map((scene, index) => toShot(story, directives, scene, index, scenes.length, durations[index]!, used));
   const latest = comments.at(-1);
@@ -71,11 +71,12 @@ function arrange(story: Story, draft: Draft, directives: Directives, maxShots: n
   return attachMedia([...(intro ? [draft.intro] : []), ...body, ...(outro ? [draft.outro] : [])], story.media);
 }
 
-/** A shot's share of the running time: its visual weight, or the time its voiceover needs when that is longer. */
-function weightOf(scene: Scene, spoken: boolean): number {
+/** A shot's share of the running time: its visual weight, or the time its text takes to read or its voiceover to say when that is longer. */
+function weightOf(scene: Scene, spoken: boolean, shown: boolean): number {
   const seen = scene.weight * 2.5;
+  const read = shown && scene.text ? words(scene.text).length / 3 + 0.5 : 0;
   const heard = spoken && scene.voiceover ? words(scene.voiceover).length / 3 + 0.5 : 0;
-  return Math.max(seen, heard);
+  return Math.max(seen, read, heard);
 }
 
 function toShot(story: Story, directives: Directives, scene: Scene, index: number, count: number, durationMs: number, used: UsedWords): Shot {

@@ -1,7 +1,7 @@
 import type { Canvas } from '../canvas.ts';
 import { font } from '../style/fonts.ts';
 import type { Surface } from './display-list.ts';
-import type { Layout } from './layout.ts';
+import type { Layout, Rect } from './layout.ts';
 import { layer } from './shapes.ts';
 import { measure } from './text.ts';
 import type { Theme } from './theme.ts';
@@ -9,6 +9,11 @@ import type { Theme } from './theme.ts';
 /** What stays on screen across scenes: the brand bug, the logo and name at the top left. */
 export class Chrome {
   private readonly bug: Canvas | null;
+
+  /** Where the bug sits on the frame, if there is one. */
+  get area(): Rect | null {
+    return this.bug ? { x: this.layout.bug.x, y: this.layout.bug.y, width: this.bug.width, height: this.bug.height } : null;
+  }
 
   constructor(private readonly layout: Layout, theme: Theme) {
     const { height } = layout.bug;

@@ -119,11 +119,26 @@ export class Compositor {
     const { layout, theme } = this.plan;
     const kind = scene.scene.kind;
     const painter = kind === 'code' && scene.code ? codePainter(scene, layout, theme)
-      : kind === 'media' ? mediaPainter(scene, layout, theme, this.assets, this.signal, this.stills ? t - scene.start : null)
+      : kind === 'media' ? mediaPainter(scene, layout, theme, this.assets, this.signal, this.stills ? (from) => this.framesDrawn(scene, t, from) : null)
         : kind === 'text' ? statementPainter(scene, layout, theme)
           : titlePainter(scene, layout, theme);
     this.painters.set(scene.index, painter);
     return painter;
+  }
+
+  /**
+   * How many frames before the one at `t` a render draws the scene on (its painter called), from
+   * the scene's local time `from`: a wipe shows the incoming scene only from its middle on.
+   */
+  private framesDrawn(scene: ScenePlan, t: number, from: number): number {
+    const next = this.plan.scenes[scene.index + 1];
+    const first = Math.ceil(((scene.start + Math.max(from, -scene.inHalf)) * FPS) / 1000);
+    let count = 0;
+    for (let frame = first; (frame * 1000) / FPS < t; frame++) {
+      const phase = phaseOf(scene, next, (frame * 1000) / FPS);
+      if (phase.kind !== 'wipe' || phase.role === 'hold' || (phase.role === 'in') === phase.p >= 0.5) count++;
+    }
+    return count;
   }
 
   private release(index: number): void {

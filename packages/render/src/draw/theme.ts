@@ -1,6 +1,8 @@
 import type { Canvas } from '../canvas.ts';
 import type { BrandStyle } from '../composition/schema.ts';
-import { isDark, LARGE_TEXT_CONTRAST, legibleOn, mix, readableOn, TEXT_CONTRAST } from '../style/color.ts';
+import { contrast, isDark, LARGE_TEXT_CONTRAST, legibleOn, mix, readableOn, TEXT_CONTRAST } from '../style/color.ts';
+
+const GLOW_STRENGTHS = [1, 0.5, 0.25, 0];
 import { monoStack, sansStack } from '../style/fonts.ts';
 
 export interface Theme {
@@ -33,10 +35,16 @@ export interface Theme {
 export function themeFor(brand: BrandStyle, logo: Canvas | null): Theme {
   const { backgroundColor: background, primaryColor: accent } = brand;
   const dark = isDark(background);
-  const glows = { accent: dark ? 0.2 : 0.14, text: dark ? 0.05 : 0.04 };
   const base = readableOn(background);
-  const backdrops = [background, mix(background, accent, glows.accent), mix(background, base, glows.text)];
-  const text = legibleOn(backdrops, brand.textColor, TEXT_CONTRAST);
+  const text = legibleOn(background, brand.textColor, TEXT_CONTRAST);
+  // The glows are as strong as the text still reads over them: fainter, or none, on a mid-tone background.
+  let glows = { accent: 0, text: 0 };
+  let backdrops = [background];
+  for (const strength of GLOW_STRENGTHS) {
+    glows = { accent: (dark ? 0.2 : 0.14) * strength, text: (dark ? 0.05 : 0.04) * strength };
+    backdrops = [background, mix(background, accent, glows.accent), mix(background, base, glows.text)];
+    if (backdrops.every((behind) => contrast(text, behind) >= TEXT_CONTRAST)) break;
+  }
   return {
     background, glows, backdrops, accent, text,
     accentText: legibleOn(backdrops, accent, LARGE_TEXT_CONTRAST),

@@ -36,7 +36,7 @@ export const cardRadius = (frame: Layout, kind: SceneKind) => Math.round((kind =
  * Where each part of a scene goes on the frame: the catalogue's layout for its kind and the
  * frame's shape, sized by its texts, its logo and its pictures' shapes (width / height).
  */
-export function arrange(kind: SceneKind, frame: Layout, texts: SceneTexts, logo: Size | null, pictures: number[]): Arrangement {
+export function arrange(kind: SceneKind, frame: Layout, texts: SceneTexts, logo: Size | null, pictures: number[], editorHeight = Infinity): Arrangement {
   switch (kind) {
     case 'title':
     case 'outro':
@@ -45,9 +45,12 @@ export function arrange(kind: SceneKind, frame: Layout, texts: SceneTexts, logo:
       return { regions: statement(frame, texts), cards: [] };
     case 'media':
     case 'code':
-      return frame.shape === 'wide' ? belowHeading(kind, frame, texts, pictures) : stacked(kind, frame, texts, pictures);
+      return frame.shape === 'wide' ? belowHeading(kind, frame, texts, pictures, editorHeight) : stacked(kind, frame, texts, pictures, editorHeight);
   }
 }
+
+/** An editor needs no more height than its lines take, but keeps this share of the room it has. */
+export const EDITOR_LEAST_SHARE = 0.4;
 
 /** Logo, headline, accent bar and subtitle, centred as one block (in a tall frame, with more room between them). */
 function titleCard(kind: SceneKind, frame: Layout, texts: SceneTexts, logo: Size | null): Regions {
@@ -99,12 +102,13 @@ function mark(frame: Layout, beside: Rect, headed: boolean): Rect {
   return { x: beside.x - Math.round(frame.margin * 0.45), y: beside.y, width: Math.max(3, Math.round(8 * frame.unit)), height: headed ? beside.height : Math.round(120 * frame.unit) };
 }
 
-/** Wide frames: the heading at the top left, the picture or editor filling the frame below it, the caption on its lower left corner. */
-function belowHeading(kind: SceneKind, frame: Layout, texts: SceneTexts, pictures: number[]): Arrangement {
+/** Wide frames: the heading at the top left, the picture or editor filling the frame below it (an editor as far as its lines need), the caption on its lower left corner. */
+function belowHeading(kind: SceneKind, frame: Layout, texts: SceneTexts, pictures: number[], editorHeight: number): Arrangement {
   const { content, gap } = frame;
   const heading = blockSize(texts.heading);
   const offset = texts.heading ? heading.height + gap : 0;
-  const panel = { ...content, y: content.y + offset, height: content.height - offset };
+  const room = content.height - offset;
+  const panel = { ...content, y: content.y + offset, height: Math.round(Math.min(room, Math.max(editorHeight, room * EDITOR_LEAST_SHARE))) };
   const cards = kind === 'media' ? pictures.map((aspect) => fitRect(aspect, panel)) : [];
   // The caption sits on the last picture's card, or on the editor.
   const holder = cards.at(-1) ?? panel;
@@ -121,12 +125,12 @@ function belowHeading(kind: SceneKind, frame: Layout, texts: SceneTexts, picture
  * Square and tall frames: heading, then the picture or editor across the full width, then the
  * caption beneath it. A picture's card takes the picture's shape, cropped at the sides by at
  * most a tenth to fill more of the frame, or at the top and bottom when the picture is taller
- * than the room; an editor takes all the room there is.
+ * than the room; an editor takes the room its lines need (see `EDITOR_LEAST_SHARE`).
  */
 /** A picture's card in a square or tall frame may be this much taller than the picture's shape. */
 const SIDE_CROP = 1.1;
 
-function stacked(kind: SceneKind, frame: Layout, texts: SceneTexts, pictures: number[]): Arrangement {
+function stacked(kind: SceneKind, frame: Layout, texts: SceneTexts, pictures: number[], editorHeight: number): Arrangement {
   const { content, gap } = frame;
   const heading = blockSize(texts.heading);
   const caption = captionSize(texts.sub);
@@ -134,7 +138,7 @@ function stacked(kind: SceneKind, frame: Layout, texts: SceneTexts, pictures: nu
   const below = texts.sub ? caption.height + gap : 0;
   const room = content.height - above - below;
   const natural = content.width / (pictures[0] ?? 16 / 9);
-  const height = kind === 'media' ? Math.round(Math.min(room, natural * SIDE_CROP)) : room;
+  const height = Math.round(kind === 'media' ? Math.min(room, natural * SIDE_CROP) : Math.min(room, Math.max(editorHeight, room * EDITOR_LEAST_SHARE)));
   const top = Math.round(content.y + (content.height - above - height - below) / 2);
   const panel = { x: content.x, y: top + above, width: content.width, height };
   const regions: Regions = { panel };

@@ -30,7 +30,7 @@ const BOXES: Record<FrameShape, Record<TextRole, BoxSpec>> = {
   square: {
     headline: { steps: [136, 48], width: 0.92, lines: 4, weight: 800, leading: 1.08 },
     subtitle: { steps: [44, 28], width: 0.9, lines: 3, weight: 400, leading: 1.35 },
-    statement: { steps: [104, 48], width: 0.9, lines: 6, weight: 700, leading: 1.12 },
+    statement: { steps: [136, 48], width: 0.9, lines: 6, weight: 700, leading: 1.1 },
     eyebrow: { steps: [32, 22], width: 0.9, lines: 1, weight: 700, leading: 1.18, uppercase: true },
     heading: { steps: [68, 36], width: 1, lines: 2, weight: 700, leading: 1.14 },
     caption: { steps: [36, 24], width: 0.86, lines: 3, weight: 500, leading: 1.3 },
@@ -38,7 +38,7 @@ const BOXES: Record<FrameShape, Record<TextRole, BoxSpec>> = {
   tall: {
     headline: { steps: [160, 48], width: 0.94, lines: 5, weight: 800, leading: 1.06 },
     subtitle: { steps: [48, 28], width: 0.92, lines: 3, weight: 400, leading: 1.35 },
-    statement: { steps: [120, 48], width: 0.92, lines: 7, weight: 700, leading: 1.12 },
+    statement: { steps: [136, 48], width: 0.92, lines: 7, weight: 700, leading: 1.1 },
     eyebrow: { steps: [36, 24], width: 0.92, lines: 1, weight: 700, leading: 1.18, uppercase: true },
     heading: { steps: [76, 40], width: 1, lines: 3, weight: 700, leading: 1.12 },
     caption: { steps: [40, 26], width: 0.86, lines: 3, weight: 500, leading: 1.3 },

@@ -5,6 +5,8 @@ import { mediaFailure } from './fetch-media.ts';
 
 /** Frames decoded ahead of the drawing: enough to hide the decoder's latency, no more. */
 const AHEAD = 2;
+/** Half a frame at 30 fps: a seek goes this much early, to land on the frame asked for. */
+const HALF_FRAME_MS = 1000 / 60;
 
 /**
  * HDR to the SDR BT.709 of every other picture: to linear light with HDR reference white
@@ -53,7 +55,7 @@ export class VideoFrames {
     const filters = video.hdr ? [assumedHdrColours(video), fill, HDR_TO_SDR] : [fill];
     const skip = startMs > 0 && video.durationMs ? startMs % video.durationMs : 0;
     this.child = startChild('ffmpeg', [
-      '-v', 'error', '-stream_loop', '-1', ...(skip > 0 ? ['-ss', (skip / 1000).toFixed(3)] : []), '-f', video.format, '-i', video.file, '-an', '-sn',
+      '-v', 'error', '-stream_loop', '-1', ...(skip > 0 ? ['-ss', ((skip - HALF_FRAME_MS) / 1000).toFixed(3)] : []), '-f', video.format, '-i', video.file, '-an', '-sn',
       '-vf', [...filters, 'format=rgba'].filter(Boolean).join(','),
       '-f', 'rawvideo', 'pipe:1',
     ], { signal, failure: 'A video could not be decoded', collectStdout: false });

@@ -18,6 +18,8 @@ export interface CodePlan {
   focusRow: number;
   window: Rect;
   titleBarHeight: number;
+  /** Space around the lines inside the code area. */
+  padding: number;
   /** The scrolling code area inside the window. */
   viewport: Rect;
   fontSize: number;
@@ -97,6 +99,7 @@ export async function planCode(excerpt: CodeExcerpt, panel: Rect, layout: Layout
     focusRow: focusRow - firstRow,
     window: panel,
     titleBarHeight,
+    padding: padX,
     viewport,
     fontSize,
     lineHeight,
@@ -143,3 +146,9 @@ function typedLine(rows: CodeRow[], own: number[], start: number, durationMs: nu
 }
 
 const textOf = (row: CodeRow) => row.tokens.map((token) => token.text).join('');
+
+/** The editor's height when all its rows are on screen at once (Infinity when they are not: it scrolls). */
+export function editorHeightFor(code: CodePlan): number {
+  if (!code.rows.length || code.scrollTo > 0 || code.rows.length > code.visibleLines) return Infinity;
+  return code.titleBarHeight + code.rows.length * code.lineHeight + 2 * code.padding;
+}

@@ -6,7 +6,7 @@ import { arrange, type Regions } from '../layout/arrange.ts';
 import { layoutName, type LayoutName } from '../layout/catalogue.ts';
 import { layoutTexts, type SceneTexts } from '../layout/texts.ts';
 import { enteredAfter, keyWords, LIGHT_MS, type Lighting } from '../draw/kinetic-text.ts';
-import { planCode, type CodePlan } from './code-plan.ts';
+import { editorHeightFor, planCode, type CodePlan } from './code-plan.ts';
 
 /** A scene with its place on the timeline, its layout and its laid-out texts. */
 export interface ScenePlan extends SceneTexts {
@@ -74,12 +74,18 @@ export async function planComposition(composition: Composition, theme: Theme, pi
       const size = pictures.get(assetId);
       return size && size.width > 0 && size.height > 0 ? size.width / size.height : 16 / 9;
     });
-    const { regions, cards } = arrange(scene.kind, layout, texts, logo, aspects);
+    let { regions, cards } = arrange(scene.kind, layout, texts, logo, aspects);
+    let code = scene.code ? await planCode(scene.code, regions.panel ?? layout.content, layout, theme, scene.durationMs) : null;
+    // An editor whose lines all fit in less room is made as tall as they need, and laid out again.
+    const needed = code ? editorHeightFor(code) : Infinity;
+    if (code && needed < (regions.panel?.height ?? 0)) {
+      ({ regions, cards } = arrange(scene.kind, layout, texts, logo, aspects, needed));
+      code = await planCode(scene.code!, regions.panel ?? layout.content, layout, theme, scene.durationMs);
+    }
     const panel = regions.panel ?? layout.content;
     const enterAt = index === 0 ? Math.min(200, scene.durationMs * 0.1) : -inHalf * 0.6;
     // The last scene's words leave before the end, so the video ends on the calm background.
     const leaveAt = index === count - 1 ? scene.durationMs - Math.min(700, scene.durationMs * 0.25) : scene.durationMs - outHalf - Math.min(250, scene.durationMs * 0.1);
-    const code = scene.code ? await planCode(scene.code, panel, layout, theme, scene.durationMs) : null;
     const lighting = scene.kind === 'text' ? lightingOf(texts, enterAt, leaveAt) : null;
     scenes.push({
       scene, index, start: scene.startMs, end: scene.startMs + scene.durationMs, inHalf, outHalf, enterAt, leaveAt,

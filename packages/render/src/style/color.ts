@@ -73,8 +73,9 @@ export const LARGE_TEXT_CONTRAST = 3;
  * mid-tones where neither reads at 4.5:1 (one of them always does).
  */
 export function readableOn(background: string): string {
-  const [light, dark] = contrast('#f5f7fa', background) >= contrast('#11151c', background) ? ['#f5f7fa', '#ffffff'] : ['#11151c', '#000000'];
-  return contrast(light, background) >= TEXT_CONTRAST ? light : dark;
+  const near = contrast('#f5f7fa', background) >= contrast('#11151c', background) ? '#f5f7fa' : '#11151c';
+  if (contrast(near, background) >= TEXT_CONTRAST) return near;
+  return contrast('#ffffff', background) >= contrast('#000000', background) ? '#ffffff' : '#000000';
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Canvas } from '../../canvas.ts';
 import type { CodePlan } from '../../plan/code-plan.ts';
-import { legibleOn, mix, readableOn, TEXT_CONTRAST } from '../../style/color.ts';
+import { contrast, legibleOn, mix, readableOn, TEXT_CONTRAST } from '../../style/color.ts';
 import { font } from '../../style/fonts.ts';
 import { layer, PanelShadow, roundedRect } from '../shapes.ts';
 import { measure } from '../text.ts';
@@ -8,9 +8,9 @@ import type { Theme } from '../theme.ts';
 
 const ADDED = '#2ea043';
 const REMOVED = '#f85149';
-/** How strongly a changed row is tinted, and the accent band that sweeps over the rows at its strongest. */
+/** How strongly a changed row is tinted, and the accent band that sweeps over the rows at its strongest (fainter when words would not read on it). */
 const TINT = { dark: 0.2, light: 0.14 };
-export const SWEEP_ALPHA = 0.16;
+const SWEEP_ALPHAS = [0.16, 0.1, 0.05, 0];
 
 /**
  * The editor's colours: the theme's (github-dark or -light), the rows' tints, and every colour
@@ -19,6 +19,8 @@ export const SWEEP_ALPHA = 0.16;
  */
 export interface CodeColours {
   background: string;
+  /** The sweeping band's strength. */
+  sweepAlpha: number;
   bar: string;
   /** Rows as the layer tints them: context rows are the background. */
   addedRow: string;
@@ -43,13 +45,16 @@ export function codeColours(code: CodePlan, theme: Theme): CodeColours {
   const { background, foreground } = code.highlighted;
   const tint = theme.dark ? TINT.dark : TINT.light;
   const rows = { context: background, added: mix(background, ADDED, tint), removed: mix(background, REMOVED, tint) };
-  const behind = (row: string) => [row, mix(row, theme.accent, SWEEP_ALPHA)];
-  const everyRow = Object.values(rows).flatMap(behind);
   const bar = mix(background, foreground, 0.06);
+  // Some colour must read on every row, bar and band at once: white or black, at the least.
+  const readsOn = (behind: string[]) => ['#ffffff', '#000000'].some((c) => behind.every((b) => contrast(c, b) >= TEXT_CONTRAST));
+  const sweepAlpha = SWEEP_ALPHAS.find((a) => readsOn([bar, ...Object.values(rows).flatMap((row) => [row, mix(row, theme.accent, a)])])) ?? 0;
+  const behind = (row: string) => [row, mix(row, theme.accent, sweepAlpha)];
+  const everyRow = Object.values(rows).flatMap(behind);
   const statusFill = mix(bar, theme.accent, 0.9);
   const cache = new Map<string, string>();
   return {
-    background, bar, addedRow: rows.added, removedRow: rows.removed,
+    background, sweepAlpha, bar, addedRow: rows.added, removedRow: rows.removed,
     added: legibleOn([bar, ...everyRow], ADDED, TEXT_CONTRAST),
     removed: legibleOn([bar, ...everyRow], REMOVED, TEXT_CONTRAST),
     addedBar: ADDED,

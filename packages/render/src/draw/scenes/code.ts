@@ -12,7 +12,7 @@ import type { Painter } from '../painter.ts';
 import { measure } from '../text.ts';
 import type { Theme } from '../theme.ts';
 import { accentMark } from './accent-mark.ts';
-import { codeColours, codeLayer, noteLayer, SWEEP_ALPHA, windowLayer, type CodeColours } from './code-look.ts';
+import { codeColours, codeLayer, noteLayer, windowLayer, type CodeColours } from './code-look.ts';
 
 /** How long each changed row stays lit as the highlight sweeps down them, over and over. */
 const SWEEP_MS = 420;
@@ -34,14 +34,14 @@ export function codePainter(plan: ScenePlan, layout: Layout, theme: Theme): Pain
   const caption = plan.sub ? new Caption(plan.sub, layout, theme) : null;
   const colours = codeColours(code, theme);
   const window = windowLayer(code, theme, colours, radius, u);
-  const pad = Math.round(20 * u);
+  const pad = code.padding;
   // The code's layer can be thousands of pixels tall: see `drawAsRecording`.
   const lines = drawAsRecording(code.rows.length ? codeLayer(code, colours, pad) : noteLayer(code, colours, theme, u, pad));
   const typing = code.typed ? typingOf(code, colours, pad) : null;
   const { viewport, lineHeight } = code;
   const { enterAt, leaveAt, regions } = plan;
   const changed = code.rows.flatMap((row, i) => (row.change === 'context' ? [] : [{ i, color: row.change === 'added' ? colours.addedBar : colours.removedBar }]));
-  const band = withAlpha(theme.accent, SWEEP_ALPHA);
+  const band = withAlpha(theme.accent, colours.sweepAlpha);
   // Without lines, the band sweeps down the note's.
   const sweep = code.rows.length || !code.note ? { rows: code.sweepRows, height: lineHeight } : { rows: code.note.lines.map((_, i) => i), height: code.note.lineHeight };
   const rowTop = (i: number, scroll: number, dy: number) => viewport.y + pad + dy + i * lineHeight - scroll;

@@ -28,7 +28,7 @@ type Item = { placement: MediaPlacement; card: Rect; source: Source; shadow: Pan
  * (Ken Burns); several share the scene in turn with a crossfade. Heading above, caption on the
  * card (wide frames) or below it (square and tall ones), where the plan put them.
  */
-export function mediaPainter(plan: ScenePlan, layout: Layout, theme: Theme, assets: Assets, signal?: AbortSignal, stillAt: number | null = null): Painter {
+export function mediaPainter(plan: ScenePlan, layout: Layout, theme: Theme, assets: Assets, signal?: AbortSignal, framesBefore: ((fromMs: number) => number) | null = null): Painter {
   const u = layout.unit;
   const radius = cardRadius(layout, 'media');
   const heading = plan.heading ? new KineticText(plan.heading, theme.text) : null;
@@ -39,9 +39,8 @@ export function mediaPainter(plan: ScenePlan, layout: Layout, theme: Theme, asse
   const shadow = { blur: 48 * u, color: theme.dark ? 'rgba(0, 0, 0, 0.55)' : 'rgba(15, 20, 30, 0.22)', offsetY: 18 * u };
 
   // A still drawn alone shows what a render shows then: each clip as far in as the frames drawn
-  // since it came on screen (the scene's first frame, or its turn) took it.
-  const firstFrameMs = Math.ceil(((plan.start - plan.inHalf) * FPS) / 1000) * (1000 / FPS) - plan.start;
-  const skipMs = (from: number) => (stillAt === null ? 0 : Math.max(0, Math.round((stillAt - Math.max(firstFrameMs, from)) * FPS / 1000)) * (1000 / FPS));
+  // since its turn began took it (`framesBefore`, counted by the compositor).
+  const skipMs = (from: number) => (framesBefore ? (framesBefore(from) * 1000) / FPS : 0);
   const items: Item[] = placements.map((placement, i) => {
     const image = assets.images.get(placement.assetId);
     const video = assets.videos.get(placement.assetId);
