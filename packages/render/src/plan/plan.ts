@@ -22,6 +22,8 @@ export interface ScenePlan extends SceneTexts {
   leaveAt: number;
   /** The local time everything has come in and nothing has left: a storyboard's still of the scene. */
   keyMoment: number;
+  /** The local time the scene's words are all in (a statement's key words lit too). */
+  settledAt: number;
   /** When a statement's key words light up, one after another. */
   lighting: Lighting | null;
   /** The catalogue's layout, and where it puts each part on this frame. */
@@ -89,7 +91,7 @@ export async function planComposition(composition: Composition, theme: Theme, pi
     const lighting = scene.kind === 'text' ? lightingOf(texts, enterAt, leaveAt) : null;
     scenes.push({
       scene, index, start: scene.startMs, end: scene.startMs + scene.durationMs, inHalf, outHalf, enterAt, leaveAt,
-      keyMoment: keyMoment(scene, enterAt, leaveAt, code, lighting), lighting,
+      keyMoment: keyMoment(scene, enterAt, leaveAt, code, lighting), settledAt: settledAt(scene, enterAt, code, lighting), lighting,
       layout: layoutName(scene.kind, layout.shape), regions, panel, cards, code, ...texts,
     });
   }
@@ -113,10 +115,13 @@ const SETTLE_MS: Record<Scene['kind'], number> = { title: 1700, outro: 1700, tex
  * and never before its middle.
  */
 function keyMoment(scene: Scene, enterAt: number, leaveAt: number, code: CodePlan | null, lighting: Lighting | null): number {
-  const settled = code ? Math.max(code.typedEnd, code.scrollEnd) + 250
-    : lighting ? lighting.start + lighting.count * lighting.everyMs + LIGHT_MS
-      : enterAt + SETTLE_MS[scene.kind];
-  return Math.round(Math.max(scene.durationMs / 2, Math.min(settled, leaveAt - 50)));
+  return Math.round(Math.max(scene.durationMs / 2, Math.min(settledAt(scene, enterAt, code, lighting), leaveAt - 50)));
+}
+
+function settledAt(scene: Scene, enterAt: number, code: CodePlan | null, lighting: Lighting | null): number {
+  if (code) return Math.max(code.typedEnd, code.scrollEnd) + 250;
+  if (lighting) return lighting.start + lighting.count * lighting.everyMs + LIGHT_MS;
+  return enterAt + SETTLE_MS[scene.kind];
 }
 
 /** When the statement's key words light up: once all its words are in, one after another at a reading pace or slower, across its time. */

@@ -1,7 +1,7 @@
 import { EYEBROW_LEAD_MS, type ScenePlan } from '../../plan/plan.ts';
 import { easeInCubic, easeOutExpo, progress } from '../../style/easing.ts';
 import type { Surface } from '../display-list.ts';
-import { driftOffset } from '../drift.ts';
+import { DRIFT_AFTER_MS, driftOffset } from '../drift.ts';
 import { KineticText } from '../kinetic-text.ts';
 import type { Layout } from '../layout.ts';
 import type { Painter } from '../painter.ts';
@@ -21,7 +21,7 @@ export function statementPainter(plan: ScenePlan, layout: Layout, theme: Theme):
   return {
     draw(surface: Surface, t: number, alpha: number) {
       surface.save();
-      surface.translate(0, driftOffset(t, enterAt, plan.scene.durationMs, layout.unit));
+      surface.translate(0, driftOffset(t, plan.settledAt + DRIFT_AFTER_MS, plan.scene.durationMs, layout.unit));
       if (rule) {
         const grow = easeOutExpo(progress(t, enterAt, 700)) * (1 - easeInCubic(progress(t, leaveAt, 350)));
         surface.alpha = alpha;

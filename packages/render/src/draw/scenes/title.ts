@@ -2,6 +2,9 @@ import type { ScenePlan } from '../../plan/plan.ts';
 import { easeInCubic, easeOutBack, easeOutExpo, progress } from '../../style/easing.ts';
 import type { Surface } from '../display-list.ts';
 import { driftOffset } from '../drift.ts';
+
+/** The logo and headline have landed by then: the card drifts from there on (the line beneath is small, and still rising). */
+const LANDED_MS = 900;
 import { KineticText } from '../kinetic-text.ts';
 import type { Layout } from '../layout.ts';
 import type { Painter } from '../painter.ts';
@@ -9,8 +12,8 @@ import type { Theme } from '../theme.ts';
 
 /**
  * Title card and end card: the logo lands, the title rises word by word, an accent bar
- * sweeps under it, the subtitle follows; the card drifts slowly up, and everything leaves
- * together.
+ * sweeps under it, the subtitle follows; the card drifts slowly up once the headline has
+ * landed, and everything leaves together.
  */
 export function titlePainter(plan: ScenePlan, layout: Layout, theme: Theme): Painter {
   const body = plan.body ? new KineticText(plan.body, theme.text, 'center') : null;
@@ -24,7 +27,7 @@ export function titlePainter(plan: ScenePlan, layout: Layout, theme: Theme): Pai
     draw(surface: Surface, t: number, alpha: number) {
       const leave = easeInCubic(progress(t, leaveAt, 400));
       surface.save();
-      surface.translate(0, driftOffset(t, enterAt, plan.scene.durationMs, layout.unit));
+      surface.translate(0, driftOffset(t, enterAt + LANDED_MS, plan.scene.durationMs, layout.unit));
       if (logo && logoBox) {
         const land = easeOutBack(progress(t, enterAt, 650));
         const scale = 0.6 + 0.4 * land;
