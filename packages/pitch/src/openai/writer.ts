@@ -78,9 +78,9 @@ function readAnswer(content: string | null, brief: Brief, version: number, at: D
     return { ok: false, failure: 'invalid_json', problems: ['the answer was JSON but not one object'] };
   }
   const draft = json as Record<string, unknown>;
-  // The visual is the service's to write, from the layouts the renderer will draw (below).
+  // The visual is the service's to write, from the layouts the renderer will draw (below); a preview, the renderer's to draw.
   const shots = Array.isArray(draft.shots)
-    ? draft.shots.map((shot: unknown, index) => (typeof shot === 'object' && shot !== null ? { visual: 'A shot.', ...shot, index } : shot))
+    ? draft.shots.map((shot: unknown, index) => (typeof shot === 'object' && shot !== null ? { visual: 'A shot.', ...shot, index, previewUrl: undefined } : shot))
     : draft.shots;
   // Models miscount words against seconds and boxes: a line or text too long is said in fewer
   // words when whole sentences or a clause of it fit, and sent back otherwise.
