@@ -1,6 +1,7 @@
 import { brandStyle } from './brand.ts';
 import { transitionEffects, transitionInto, transitionMsBetween } from './choreography.ts';
 import { CompositionEdit, sameText, type EditIssue } from './edit-form.ts';
+import { wordsOffScreen, type TypedWords } from './edit-fit.ts';
 import { editedVoiceover, seconds, type EditedWords } from './edit-voiceover.ts';
 import { Composition, parseComposition, retime, TRANSITIONS, type Music, type Scene, type VoiceLine } from './schema.ts';
 
@@ -45,6 +46,7 @@ export function editComposition(stored: unknown, input: unknown, options: EditOp
   const onForm = (path: PropertyKey[]) => (path[0] === 'scenes' && typeof path[1] === 'number' ? ['scenes', order[path[1]], ...path.slice(2)] : path).join('.');
   const checked = Composition.safeParse(next);
   if (!checked.success) issues.push(...checked.error.issues.map((issue) => ({ path: onForm(issue.path), message: issue.message })));
+  issues.push(...wordsOffScreen(next, typedWords(base, edit, words)));
   next.scenes.forEach((scene, place) => {
     // Words are all a scene of these kinds shows; without them its frames are blank, and the review refuses the video.
     if (WORDS_ONLY.has(scene.kind) && !scene.title && !scene.text) issues.push({ path: onForm(['scenes', place, 'title']), message: 'This scene shows only words: give it a heading or a text.' });
@@ -56,6 +58,18 @@ export function editComposition(stored: unknown, input: unknown, options: EditOp
     });
   }
   return checked.success && !issues.length ? { composition: checked.data } : { issues };
+}
+
+/** The headings and texts this edit changes, by scene. */
+function typedWords(base: Composition, edit: CompositionEdit, words: EditedWords): TypedWords[] {
+  return Object.entries(edit.scenes ?? {}).flatMap(([i, change]) => {
+    const scene = base.scenes[Number(i)]!;
+    return (['title', 'text'] as const).flatMap((field) => {
+      const path = `scenes.${i}.${field}`;
+      const now = words(path, change[field], scene[field]);
+      return now && now !== scene[field] ? [{ sceneId: scene.id, field, path }] : [];
+    });
+  });
 }
 
 /** The form's fields parsed, each naming only scenes, lines and media the project has. */
