@@ -65,10 +65,10 @@ function motionOf(scene: Scene, composition: Composition, last: boolean): string
     case 'outro': {
       const logo = composition.brand.logoUrl ? 'The logo lands, then the' : 'The';
       const rest = last ? ' Everything leaves together and the frame comes to rest on the background.' : '';
-      return `${logo} headline rises word by word and an accent bar sweeps under it${scene.text ? ', the line beneath following' : ''}; the card drifts slowly upwards.${rest}`;
+      return `${logo} headline rises word by word and an accent bar sweeps under it${scene.text ? ', the line beneath following' : ''}; once the headline has landed, the card drifts slowly upwards.${rest}`;
     }
     case 'text':
-      return `An accent rule grows and the statement rises word by word${scene.text && scene.title ? ' under its label' : ''}; its key words then light up in the accent colour one after another as the card drifts slowly upwards.`;
+      return `An accent rule grows and the statement rises word by word${scene.text && scene.title ? ' under its label' : ''}; its key words then light up in the accent colour one after another, and a statement held longer drifts slowly upwards.`;
     case 'media':
       return pictures(scene, composition);
     case 'code':
@@ -86,7 +86,7 @@ function pictures(scene: Scene, composition: Composition): string {
   const cut = scene.id.endsWith('-media') ? 'It cuts to ' : '';
   const which = shown.length === 1 ? shown[0]! : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
   const turns = shown.length > 1 ? ', taking turns with a crossfade,' : '';
-  return `${cut || ''}${cut ? which : capitalise(which)}${turns} in a rounded card that slides up as the camera pushes slowly across it.`;
+  return `${cut ? `${cut}${which}` : capitalise(which)}${turns} in a rounded card that slides up as the camera pushes slowly across it.`;
 }
 
 function editor(scene: Scene): string {
