@@ -11,6 +11,12 @@ export const Shot = z
     voiceover: z.string().max(1000).nullable().default(null),
     mediaIds: z.array(z.string()).default([]),
     codePaths: z.array(z.string()).default([]),
+    /**
+     * A still of the shot at its key moment, drawn by the renderer before greenlight (a signed
+     * address); added without a version change, as the spec's Versioning allows. Absent until the
+     * storyboard is drawn.
+     */
+    previewUrl: z.url().max(4000).optional(),
   })
   .meta({ id: 'Shot' });
 export type Shot = z.infer<typeof Shot>;

@@ -25,7 +25,7 @@ export function isWhitespaceOnly(patch: string): boolean {
   return squash(added) === squash(removed);
 }
 
-function changedLines(patch: string): { added: string[]; removed: string[] } {
+export function changedLines(patch: string): { added: string[]; removed: string[] } {
   const added: string[] = [];
   const removed: string[] = [];
   let inHunk = false;
@@ -57,4 +57,49 @@ export function keyLine(file: CodeFile): string | null {
     .filter((row) => row.length >= 8 && !TRIVIAL.test(row));
   const best = candidates.find((row) => DECLARATION.test(row)) ?? candidates[0];
   return best ? clip(best, 80) : null;
+}
+
+/** What a change does to the names a file declares, read from its patch. */
+export interface ChangeFacts {
+  added: string[];
+  removed: string[];
+  /** A declaration whose name changed: [before, after]. */
+  renamed: [string, string][];
+  /** Declared on both sides: reworked in place. */
+  updated: string[];
+  /** The file's own new path, when the patch says it was renamed. */
+  movedTo: string | null;
+}
+
+/** A declaration at the start of a line; a variable only at the top of the file, not one inside a function or loop. */
+const DECLARED = /^(?:\s*(?:export\s+(?:default\s+)?)?(?:(?:async|public|private|protected|static|pub(?:\([\w:]+\))?|abstract|final|open|data|sealed)\s+)*(?:function\*?|class|interface|type|enum|def|fn|func|struct|trait|module|record|protocol|object)|(?:export\s+)?(?:const|let|var))\s+([A-Za-z_$][\w$]*)/;
+
+function declarations(lines: string[]): { name: string; kind: string }[] {
+  return lines.flatMap((line) => {
+    const match = DECLARED.exec(line);
+    return match ? [{ name: match[1]!, kind: match[0].trim().split(/\s+/).at(-2)! }] : [];
+  });
+}
+
+/**
+ * The names a change adds, removes, renames or reworks (declarations on its + and - lines), and
+ * where a renamed file went, so that each change is told by what it does.
+ */
+export function changeFacts(file: CodeFile): ChangeFacts {
+  const patch = file.patch ?? '';
+  const { added: plus, removed: minus } = changedLines(patch);
+  const before = declarations(minus);
+  const after = declarations(plus);
+  const gone = before.filter((d) => !after.some((a) => a.name === d.name));
+  const fresh = after.filter((d) => !before.some((b) => b.name === d.name));
+  // One name gone and one of the same kind come in its place: a rename.
+  const renamed: [string, string][] = gone.length === 1 && fresh.length === 1 && gone[0]!.kind === fresh[0]!.kind ? [[gone[0]!.name, fresh[0]!.name]] : [];
+  const unique = (names: string[]) => [...new Set(names)];
+  return {
+    added: renamed.length ? [] : unique(fresh.map((d) => d.name)),
+    removed: renamed.length ? [] : unique(gone.map((d) => d.name)),
+    renamed,
+    updated: unique(after.filter((d) => before.some((b) => b.name === d.name)).map((d) => d.name)),
+    movedTo: /^rename to (.+)$/m.exec(patch)?.[1]?.trim() ?? null,
+  };
 }

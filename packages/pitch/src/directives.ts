@@ -1,5 +1,5 @@
 import type { Tone } from './voice.ts';
-import { clip, oneLine } from './text.ts';
+import { codePointLength, oneLine } from './text.ts';
 
 /** A change a comment asks for that the built-in writer understands without guessing. */
 export type Directive =
@@ -93,5 +93,9 @@ function focusTerm(raw: string): string | null {
     .replace(/^(?:the|a|an|our|its|their|more)\s+/i, '')
     .replace(/["“”'«»]/g, '')
     .trim();
-  return term ? clip(term, 80) : null;
+  // A term is at most 80 characters of whole words: it is shown and said as it is.
+  const words = term.split(' ');
+  while (words.length > 1 && codePointLength(words.join(' ')) > 80) words.pop();
+  const short = words.join(' ');
+  return short && codePointLength(short) <= 80 ? short : null;
 }

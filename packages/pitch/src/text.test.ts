@@ -42,13 +42,14 @@ describe('speakable', () => {
     expect(speakable('Exports are here. They are fast. And more.', 6)).toBe('Exports are here. They are fast.');
   });
 
-  it('ends a long sentence on a clause, or trails off', () => {
+  it('ends a long sentence on a clause, or says nothing rather than trail off with an ellipsis of its own', () => {
     expect(speakable('Invoices export to CSV, with totals and taxes per line', 7)).toBe('Invoices export to CSV.');
-    expect(speakable('Invoices export to CSV in one single click', 5)).toBe('Invoices export to CSV in…');
+    expect(speakable('Invoices export to CSV in one single click', 5)).toBe('');
   });
 
   it('counts words as the pitch check does: "2.4" is two', () => {
-    expect(speakable('Release 2.4 brings faster exports today', 5)).toBe('Release 2.4 brings faster…');
+    expect(speakable('Release 2.4 brings faster exports, today', 6)).toBe('Release 2.4 brings faster exports.');
+    expect(speakable('Release 2.4 brings faster exports today', 5)).toBe('');
     expect(speakable('v2.4.1-beta.3 is out', 4)).toBe('');
   });
 });

@@ -82,7 +82,11 @@ export function sentences(text: string): string[] {
 /** Lower-case words (letters and digits), counted as a voiceover line's are against its time. */
 export { words };
 
-/** Whole sentences that fit in `maxWords`; the first one is cut when even it does not fit. */
+/**
+ * Whole sentences that fit in `maxWords`; when even the first does not, its first clause that
+ * fits and says enough (three words or more, and half the room), ended as a sentence; else
+ * nothing. A line is never cut mid-clause, and never trails off with an ellipsis of its own.
+ */
 export function speakable(text: string, maxWords: number): string {
   const parts = sentences(text);
   const kept: string[] = [];
@@ -94,20 +98,54 @@ export function speakable(text: string, maxWords: number): string {
     count += n;
   }
   if (kept.length > 0) return kept.join(' ');
-  // The first sentence's words, counted as above ("2.4" is two), as far as they fit.
-  const first = oneLine(parts[0] ?? text).split(' ');
-  let fitting = 0;
-  for (let said = 0; fitting < first.length; fitting++) {
-    said += words(first[fitting]!).length;
-    if (said > maxWords) break;
+  const clause = clauses(parts[0] ?? oneLine(text)).find((head) => {
+    const n = words(head).length;
+    return n <= maxWords && n >= Math.max(3, maxWords / 2);
+  });
+  return clause ? `${clause}.` : '';
+}
+
+/**
+ * A sentence's opening clauses, longest first: cut before a semicolon, colon or dash, before a
+ * comma that does not part the items of a list ("greenlight, comment and decline"), or before
+ * a word that opens a clause ("with", "so", "because", "which"…).
+ */
+export function clauses(sentence: string): string[] {
+  const cuts = new Set<number>();
+  for (const match of sentence.matchAll(/\s*[;:–—]\s|\s+-\s+|\s(?=(?:with|so|because|which|while|whereas|although|though|but|where|when|unless|until|since|after|before|without|via|using|thanks to)\s)/giu)) cuts.add(match.index);
+  for (const match of sentence.matchAll(/,\s/gu)) {
+    const next = sentence.slice(match.index + 2).split(/[,;:.!?]/u)[0] ?? '';
+    if (!/^(?:\S+\s+){0,3}(?:and|or)\s/iu.test(next)) cuts.add(match.index);
   }
-  if (fitting === first.length) return first.join(' ');
-  const head = first.slice(0, fitting).join(' ');
-  if (!words(head).length) return '';
-  // End on a clause when one ends late enough; otherwise trail off.
-  const clause = head.search(/[,;:–—](?=[^,;:–—]*$)/u);
-  if (clause > 0 && words(head.slice(0, clause)).length >= Math.max(3, maxWords / 2)) return head.slice(0, clause) + '.';
-  return head.replace(/[\s,;:.\-–—]+$/u, '') + ELLIPSIS;
+  const heads = [...cuts].sort((a, b) => b - a).map((at) => sentence.slice(0, at).replace(/[\s,;:.\-–—(]+$/u, ''));
+  return heads.filter((head) => words(head).length);
+}
+
+/**
+ * Ways to say a text in fewer words, longest first, none with an ellipsis: the text, its first
+ * sentences (as many as there are, down to one), then the first sentence's opening clauses.
+ */
+export function phrasings(text: string | null | undefined): string[] {
+  const value = oneLine(text ?? '');
+  if (!value) return [];
+  const parts = sentences(value);
+  const fewer = parts.map((_, i) => parts.slice(0, parts.length - i).join(' '));
+  return [...new Set([value, ...fewer, ...clauses(parts[0] ?? value)])];
+}
+
+/** An identifier as words to say: "createProgressReporter" → "progress reporter", "max_retries" → "max retries". */
+export function identifierWords(name: string): string {
+  const spoken = name
+    .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
+    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
+    .replace(/[_$.\-]+/g, ' ')
+    .trim()
+    .toLocaleLowerCase('en')
+    .split(/\s+/)
+    .filter(Boolean);
+  // A verb that only makes it a function ("create", "get", "use") says nothing of what it is.
+  if (spoken.length > 1 && /^(create|make|build|new|get|set|use|handle|on|init|do|to|with)$/.test(spoken[0]!)) spoken.shift();
+  return spoken.join(' ');
 }
 
 /** "src/billing/InvoiceExport.ts" → "Invoice export"; an index file takes its folder's name. */
@@ -128,7 +166,7 @@ export function humanizePath(path: string): string {
     .replace(/[-_.+\s]+/g, ' ')
     .trim()
     .toLocaleLowerCase('en');
-  return capitalize(clip(spaced || oneLine(name) || 'file', 60));
+  return capitalize(spaced || oneLine(name) || 'file');
 }
 
 /** Joins like a person would: "a, b and c". */

@@ -1,5 +1,6 @@
 import { creditsFor, Pitch, spokenWords, voiceoverRoomWords, type Brief } from '@vp/contracts';
-import { speakable } from './text.ts';
+import { fitsBox, shotBoxes, signOffBox, signOffOf, type TextBox } from '@vp/render/layouts';
+import { oneLine, phrasings, speakable } from './text.ts';
 
 /**
  * The rules a pitch must follow for its brief that the Pitch schema cannot express.
@@ -27,7 +28,46 @@ export function validatePitchFor(brief: Brief, pitch: Pitch): string[] {
     problems.push(`estimatedCredits is ${pitch.estimatedCredits}; a ${durationMs} ms video costs ${creditsFor(durationMs)}`);
   }
   if (pitch.verdict === 'skip' && !pitch.verdictReason?.trim()) problems.push('a skip verdict needs a verdictReason saying why');
+  if (pitch.verdict === 'video') problems.push(...wordsOffScreen(brief, pitch), ...ellipsesOfItsOwn(brief, pitch));
   return problems;
+}
+
+/**
+ * The on-screen words that do not fit where the renderer sets them on the brief's frame, whole,
+ * at any size of its type scale (its own font metrics), or say more than a viewer reads in the
+ * shot's time (about three words a second); the video's title when the end card shows it.
+ */
+function wordsOffScreen(brief: Brief, pitch: Pitch): string[] {
+  const problems: string[] = [];
+  pitch.shots.forEach((shot, i) => {
+    const boxes = shotBoxes(brief, shot, i, pitch.shots.length);
+    const readable = voiceoverRoomWords(shot.durationMs / 1000);
+    if (shot.text && boxes.text && !fitsBox(shot.text, boxes.text)) problems.push(`shots[${i}].text does not fit on screen: ${room(boxes.text)}; write it shorter`);
+    else if (shot.text && spokenWords(shot.text).length > readable) {
+      problems.push(`shots[${i}].text has ${spokenWords(shot.text).length} words; a viewer reads about ${readable} in its ${shot.durationMs / 1000} s (three words a second): write it shorter`);
+    }
+    const titleBox = boxes.kind === 'text' && !shot.text ? boxes.titleAlone : boxes.title;
+    if (titleBox && !fitsBox(shot.title, titleBox)) problems.push(`shots[${i}].title does not fit on screen: ${room(titleBox)}; write it shorter`);
+  });
+  const box = signOffBox(brief);
+  if (signOffOf(brief, pitch) === pitch.title && !fitsBox(pitch.title, box)) problems.push(`title does not fit on the end card, which shows it: ${room(box)}; write it shorter`);
+  return problems;
+}
+
+/** About how many characters a box holds at its smallest size, to say how much shorter to write. */
+function room(box: TextBox): string {
+  const smallest = box.sizes.at(-1) ?? 24;
+  const characters = Math.floor(box.maxWidth / (smallest * 0.55)) * box.maxLines;
+  return `it holds about ${characters} characters (${box.maxLines} line${box.maxLines === 1 ? '' : 's'} at the smallest type)`;
+}
+
+/** Shown or spoken words that end on an ellipsis the brief did not write: a viewer sees a cut. */
+function ellipsesOfItsOwn(brief: Brief, pitch: Pitch): string[] {
+  const own = oneLine([brief.intent, brief.context, brief.brand.name, ...brief.media.flatMap((m) => [m.name, m.description]), ...brief.code.flatMap((c) => [c.path, c.digest, c.patch])].filter(Boolean).join('\n')).toLocaleLowerCase('en');
+  const invented = (text: string | null) => [...oneLine(text ?? '').toLocaleLowerCase('en').matchAll(/([\p{L}\p{N}]*)\s*…/gu)].some((m) => !own.includes(`${m[1]}…`));
+  return pitch.shots.flatMap((shot, i) => (['title', 'text', 'voiceover'] as const)
+    .filter((field) => invented(shot[field]))
+    .map((field) => `shots[${i}].${field} ends on an ellipsis, as if cut: write it whole, shorter`));
 }
 
 /**
@@ -53,11 +93,27 @@ function lineTooLong(shots: Pitch['shots'], i: number): string[] {
 /**
  * The pitch with each voiceover line cut to what fits in its time, as the built-in writer cuts
  * its own (whole sentences, else a clause): a model that miscounts still gets its pitch through.
+ * A line that cannot be cut so stays as it is, for the check to send back.
  */
 export function fitVoiceovers(pitch: Pitch): Pitch {
   const shots = pitch.shots.map((shot, i) => {
     if (!shot.voiceover) return shot;
-    return { ...shot, voiceover: speakable(shot.voiceover, voiceoverRoomWords(lineRoomMs(pitch.shots, i) / 1000)) || null };
+    return { ...shot, voiceover: speakable(shot.voiceover, voiceoverRoomWords(lineRoomMs(pitch.shots, i) / 1000)) || shot.voiceover };
+  });
+  return { ...pitch, shots };
+}
+
+/**
+ * The pitch with each on-screen text too long for its box or its time said in fewer words, as
+ * the built-in writer does (its first sentences, else its first clause), when one of them fits.
+ */
+export function fitScreenWords(brief: Brief, pitch: Pitch): Pitch {
+  const shots = pitch.shots.map((shot, i) => {
+    const box = shotBoxes(brief, shot, i, pitch.shots.length).text;
+    if (!shot.text || !box) return shot;
+    const readable = voiceoverRoomWords(shot.durationMs / 1000);
+    const fits = (text: string) => fitsBox(text, box) && spokenWords(text).length <= readable;
+    return fits(shot.text) ? shot : { ...shot, text: phrasings(shot.text).find(fits) ?? shot.text };
   });
   return { ...pitch, shots };
 }
@@ -66,14 +122,16 @@ export type PitchCheck = { ok: true; pitch: Pitch } | { ok: false; problems: str
 
 /**
  * Checks any value against the Pitch schema and then against the brief's rules; with
- * `fitVoiceovers`, lines too long for their time are cut to fit first (see `fitVoiceovers`).
+ * `fitVoiceovers`, lines too long for their time are cut to fit first (see `fitVoiceovers`),
+ * and with `fitScreenWords` on-screen texts too long for their box or time (see `fitScreenWords`).
  */
-export function checkPitch(brief: Brief, value: unknown, options: { fitVoiceovers?: boolean } = {}): PitchCheck {
+export function checkPitch(brief: Brief, value: unknown, options: { fitVoiceovers?: boolean; fitScreenWords?: boolean } = {}): PitchCheck {
   const parsed = Pitch.safeParse(value);
   if (!parsed.success) {
     return { ok: false, problems: parsed.error.issues.map((issue) => `${pathOf(issue.path) || 'the pitch'}: ${issue.message}`) };
   }
-  const pitch = options.fitVoiceovers ? fitVoiceovers(parsed.data) : parsed.data;
+  const spoken = options.fitVoiceovers ? fitVoiceovers(parsed.data) : parsed.data;
+  const pitch = options.fitScreenWords ? fitScreenWords(brief, spoken) : spoken;
   const problems = validatePitchFor(brief, pitch);
   return problems.length ? { ok: false, problems } : { ok: true, pitch };
 }

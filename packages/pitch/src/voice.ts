@@ -41,6 +41,17 @@ export type Voice = {
   bpm: number;
   motion: string;
   sfx: string;
+  /** What a code change does, said in this tone: `things` are its names as words. */
+  change: {
+    added: (name: string, things: string) => string;
+    removed: (name: string, things: string) => string;
+    renamed: (from: string, to: string) => string;
+    updated: (name: string, things: string) => string;
+  };
+  /** The summary's words: how the video feels, what plays under it, who speaks. */
+  feel: string;
+  bed: string;
+  speaker: string;
 };
 
 const VOICES: Record<Tone, Voice> = {
@@ -74,6 +85,15 @@ const VOICES: Record<Tone, Voice> = {
     bpm: 118,
     motion: 'bouncy spring animations and snappy whip-pans',
     sfx: 'pop and whoosh on the cut',
+    change: {
+      added: (n, things) => `${n} learned a new trick: ${things}!`,
+      removed: (n, things) => `${n} waved goodbye to ${things}.`,
+      renamed: (from, to) => `${from} is now called ${to}!`,
+      updated: (n, things) => `${n} gave ${things} a glow-up.`,
+    },
+    feel: 'Bouncy motion and bright type keep it fun',
+    bed: 'a bouncy synth-pop beat',
+    speaker: 'a cheerful voice',
   },
   formal: {
     tone: 'formal',
@@ -105,6 +125,15 @@ const VOICES: Record<Tone, Voice> = {
     bpm: 84,
     motion: 'measured fades and precise, eased slides',
     sfx: 'subtle tick on the transition',
+    change: {
+      added: (n, things) => `${n} introduces ${things}.`,
+      removed: (n, things) => `${n} retires ${things}.`,
+      renamed: (from, to) => `${from} has been renamed ${to}.`,
+      updated: (n, things) => `${n} revises ${things}.`,
+    },
+    feel: 'Measured motion and clean type keep it precise and composed',
+    bed: 'a restrained ambient score',
+    speaker: 'a calm voice',
   },
   neutral: {
     tone: 'neutral',
@@ -136,6 +165,15 @@ const VOICES: Record<Tone, Voice> = {
     bpm: 100,
     motion: 'smooth slides and clean cross-fades',
     sfx: 'soft whoosh on the cut',
+    change: {
+      added: (n, things) => `${n} adds ${things}.`,
+      removed: (n, things) => `${n} drops ${things}.`,
+      renamed: (from, to) => `${from} is now ${to}.`,
+      updated: (n, things) => `${n} reworks ${things}.`,
+    },
+    feel: 'Smooth slides and clear type keep it easy to follow',
+    bed: 'a light electronic groove',
+    speaker: 'a friendly voice',
   },
 };
 

@@ -15,5 +15,8 @@ export {
 export { CompositionError, MediaError, QualityError, RenderError, type QualityCheck } from './errors.ts';
 export { checkRenderTools } from './tools.ts';
 export { selfCheckRender } from './self-check.ts';
+export { drawStoryboard, type Still, type StoryboardOptions } from './storyboard.ts';
+export { contactSheet, framesEvery, type TimedFrame } from './review/contact-sheet.ts';
+export { stillRuns, type StillRun } from './review/stills.ts';
 /** The encoder settings, for measuring the encoder alone with the same ones. */
 export { RGB_TO_BT709, X264, x264Args } from './encode/x264.ts';

@@ -9,7 +9,7 @@ import { Compositor } from './draw/compositor.ts';
 import { themeFor } from './draw/theme.ts';
 import { FramePixels } from './encode/frame-pixels.ts';
 import { VideoEncoder } from './encode/video-encoder.ts';
-import { loadAssets, type Assets } from './media/assets.ts';
+import { loadAssets, pictureSizes, type Assets } from './media/assets.ts';
 import { publicMediaFetcher, type FetchMedia, type MediaLimit, type MediaRole } from './media/fetch-media.ts';
 import { PhaseTracker, type ProgressReport } from './phases.ts';
 import { planComposition, type Plan } from './plan/plan.ts';
@@ -83,7 +83,7 @@ export async function renderComposition(input: Composition, options: RenderOptio
     });
 
     phases.enter('planning');
-    const plan = await planComposition(composition, themeFor(composition.brand, assets.logo));
+    const plan = await planComposition(composition, themeFor(composition.brand, assets.logo), pictureSizes(assets));
     const durationSeconds = plan.frames / FPS;
 
     phases.enter('building');

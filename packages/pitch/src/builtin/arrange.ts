@@ -64,7 +64,7 @@ export function ensureCount(scenes: Scene[], min: number): Scene[] {
     const half = { ...scene, weight: scene.weight / 2 };
     const continued: Scene = {
       ...half, title: `${scene.title}, continued`, text: null, voiceover: null, mediaIds: [], codePaths: [], beat: 'Hold',
-      visual: 'The previous shot holds and develops: a slow camera drift as its details light up one by one.',
+      shorter: { title: [...scene.shorter.title.map((title) => `${title}, continued`), scene.title, 'Continued'], text: [], voiceover: [] },
     };
     result.splice(i, 1, half, continued);
   }

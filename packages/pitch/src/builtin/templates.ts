@@ -1,10 +1,10 @@
 import type { Brief, CodeFile } from '@vp/contracts';
-import { capitalize, humanizePath } from '../text.ts';
+import { capitalize, humanizePath, phrasings } from '../text.ts';
 import { areaScene, changeScene, introScene, mediaScene, outroScene, pointScene, subjectScene, type Scene } from './scene.ts';
 import type { Story } from './story.ts';
 
 /** A template's draft: every body shot it would like, ranked by `priority`, plus its frame. */
-export type Draft = { title: string; shape: string; intro: Scene; body: Scene[]; outro: Scene };
+export type Draft = { title: string; intro: Scene; body: Scene[]; outro: Scene };
 type Template = (story: Story) => Draft;
 
 const titled = (story: Story, title: string) => (story.brand ? `${story.brand}: ${title}` : title);
@@ -12,7 +12,6 @@ const titled = (story: Story, title: string) => (story.brand ? `${story.brand}: 
 /** One shot per code change, most important first; the rest of the brief when there is no code. */
 const changelog: Template = (story) => ({
   title: titled(story, capitalize(story.subject)),
-  shape: 'one shot per meaningful code change, ranked by score and then by size',
   intro: introScene(story, story.voice.opener, story.voice.welcome(story.brand)),
   body: story.changes.length ? changeScenes(story) : [...pointScenes(story, 500), ...mediaScenes(story, 400), ...fallback(story)],
   outro: outroScene(story),
@@ -23,12 +22,11 @@ const launch: Template = (story) => {
   const [why, ...highlights] = story.points;
   const [hero, ...gallery] = story.media;
   const reveal = hero
-    ? mediaScene(story, hero, `Meet ${story.subject}`, 2000)
+    ? revealScene(story, mediaScene(story, hero, `Meet ${story.product}`, 2000))
     : { ...(story.changes[0] ? changeScene(story, story.changes[0], 1, 1) : subjectScene(story, 0)), priority: 2000 };
   return {
-    title: titled(story, story.voice.hello(story.subject).replace(/[.!]$/, '')),
-    shape: 'why it matters, the reveal, then the highlights',
-    intro: introScene(story, story.voice.tease, story.voice.hello(story.subject)),
+    title: titled(story, story.voice.hello(story.product).replace(/[.!]$/, '')),
+    intro: introScene(story, story.voice.tease, story.voice.hello(story.product)),
     body: [
       ...(why ? [pointScene(story, why, 'Why it matters', 1900)] : []),
       reveal,
@@ -51,7 +49,6 @@ const feature: Template = (story) => {
   ].map((make, i) => ({ ...make(`${story.voice.step} ${i + 1}`, 1500 - i), beat: `${story.voice.step} ${i + 1}` }));
   return {
     title: titled(story, capitalize(story.subject)),
-    shape: 'the problem, how the feature solves it step by step, and the result',
     intro: introScene(story, capitalize(story.subject), story.voice.hello(story.subject)),
     body: [
       ...(problem ? [pointScene(story, problem, story.voice.problem, 1900)] : []),
@@ -65,7 +62,6 @@ const feature: Template = (story) => {
 /** A roundup: one shot per area of the code, then the notes and media. */
 const digest: Template = (story) => ({
   title: story.brand ? `${story.brand} digest: ${story.subject}` : `Digest: ${story.subject}`,
-  shape: 'one shot per area of the code that changed, then the notes and media',
   intro: introScene(story, story.brand ? `This time at ${story.brand}` : 'The digest', story.voice.welcome(story.brand)),
   body: [
     ...byArea(story.changes).map(([area, files], i) => areaScene(story, area, files, 1000 - i)),
@@ -81,7 +77,6 @@ const custom: Template = (story) => {
   const content = [...pointScenes(story, 1000), ...mediaScenes(story, 800)];
   return {
     title: titled(story, capitalize(story.subject)),
-    shape: 'the intent first, then the key points of the context in their order',
     intro: introScene(story, capitalize(story.subject), story.voice.hello(story.subject)),
     body: content.length ? content : story.changes.length ? changeScenes(story) : fallback(story),
     outro: outroScene(story),
@@ -89,6 +84,13 @@ const custom: Template = (story) => {
 };
 
 export const TEMPLATES: Record<Brief['format']['template'], Template> = { changelog, launch, feature, digest, custom };
+
+/** The launch's reveal: the product by name, and what it claims in the brief's own words. */
+function revealScene(story: Story, scene: Scene): Scene {
+  if (!story.claim) return scene;
+  const claim = capitalize(story.claim);
+  return { ...scene, text: claim, shorter: { ...scene.shorter, text: [...phrasings(claim).slice(1), ...(scene.text ? [scene.text] : []), ...scene.shorter.text] }, gist: story.product };
+}
 
 function changeScenes(story: Story): Scene[] {
   return story.changes.map((file, i) => changeScene(story, file, i + 1, story.changes.length));

@@ -1,7 +1,10 @@
-import { Brief, creditsFor, Pitch } from '@vp/contracts';
+import { Brief, creditsFor, Pitch, spokenWords } from '@vp/contracts';
+import { composeProduction } from '@vp/render';
+import { unfittedTexts } from '@vp/render/layouts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { anyBrief, anyComments, noiseOnlyBrief } from '../testing/arbitraries.ts';
+import { announcingBrief, anyBrief, anyComments, noiseOnlyBrief } from '../testing/arbitraries.ts';
+import { oneLine } from '../text.ts';
 import { validatePitchFor } from '../validate.ts';
 import type { PitchComment } from '../writer.ts';
 import { createBuiltinWriter } from './writer.ts';
@@ -30,6 +33,34 @@ function expectValidPitch(brief: Brief, pitch: Pitch, version: number) {
   const written = [pitch.title, pitch.summary, pitch.verdictReason, pitch.music, ...pitch.shots.flatMap((s) => [s.title, s.visual, s.text, s.voiceover, s.beat])];
   for (const text of written) expect(text ?? '').not.toMatch(/\p{Cs}/u);
   expect(validatePitchFor(brief, pitch)).toEqual([]);
+  if (pitch.verdict === 'video') expectWholeWords(brief, pitch);
+}
+
+/** Every word the brief wrote, as one lower-case line, to find an ellipsis of its own in. */
+function briefWords(brief: Brief): string {
+  const texts = [brief.intent, brief.context, brief.brand.name, ...brief.media.flatMap((m) => [m.name, m.description]), ...brief.code.flatMap((c) => [c.path, c.digest, c.patch])];
+  return oneLine(texts.filter(Boolean).join('\n')).toLocaleLowerCase('en');
+}
+
+/**
+ * What is shown and said is whole: no ellipsis but the brief's own (the word before it is the
+ * brief's), every on-screen text in its box at a size of the type scale (the renderer's own
+ * measure of the composed video), no caption or voiceover line said twice.
+ */
+function expectWholeWords(brief: Brief, pitch: Pitch) {
+  const own = briefWords(brief);
+  const written = [pitch.title, ...pitch.shots.flatMap((s) => [s.title, s.text, s.voiceover])].filter((t): t is string => Boolean(t));
+  for (const text of written) {
+    for (const match of oneLine(text).toLocaleLowerCase('en').matchAll(/([\p{L}\p{N}]*)\s*…/gu)) {
+      expect(own, `“${text}” ends on an ellipsis of its own`).toContain(`${match[1]}…`);
+    }
+  }
+  expect(unfittedTexts(composeProduction({ brief, pitch }))).toEqual([]);
+  const key = (text: string) => spokenWords(text).join(' ') || text;
+  for (const field of ['text', 'voiceover'] as const) {
+    const said = pitch.shots.flatMap((s) => (s[field] ? [key(s[field])] : []));
+    expect(new Set(said).size, `two shots share a ${field}`).toBe(said.length);
+  }
 }
 
 describe('the built-in writer, on any brief the spec allows', () => {
@@ -47,6 +78,22 @@ describe('the built-in writer, on any brief the spec allows', () => {
         }
       }),
       { numRuns: 150 },
+    );
+  });
+
+  it('never keeps the verb that announces a product as part of its name', async () => {
+    await fc.assert(
+      fc.asyncProperty(announcingBrief, async ({ input, verb, product }) => {
+        const brief = Brief.parse(input);
+        const pitch = await writer.write({ brief, version: 1, previous: null, comments: [] });
+        const name = product.toLocaleLowerCase('en');
+        // The writer's own greetings ("Meet Acme Review", "Introducing Acme Review") are set aside: the brief's verb must not be there.
+        const shown = [pitch.title, pitch.summary, ...pitch.shots.flatMap((s) => [s.title, s.text, s.voiceover])].join('\n').toLocaleLowerCase('en')
+          .replaceAll(`meet ${name}`, name).replaceAll(`introducing ${name}`, name).replaceAll(`say hello to ${name}`, name);
+        expect(shown).not.toContain(`${verb.toLocaleLowerCase('en')} ${name}`);
+        expectValidPitch(brief, pitch, 1);
+      }),
+      { numRuns: 60 },
     );
   });
 

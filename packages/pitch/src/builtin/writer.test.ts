@@ -42,8 +42,8 @@ describe('the built-in writer: a changelog', () => {
   });
 
   it('sums the video up in its first words, with the article its length is spoken with', async () => {
-    expect((await first(release)).summary).toMatch(/^A 15-second 16:9 changelog video in \d+ shots/);
-    expect((await first(brief({ format: { durationMs: 8000 } }))).summary).toMatch(/^An 8-second 16:9 changelog video/);
+    expect((await first(release)).summary).toMatch(/^A 15-second tour of what is new in /);
+    expect((await first(brief({ format: { durationMs: 8000 } }))).summary).toMatch(/^An 8-second tour of /);
   });
 
   it('never shows lockfiles or generated files', async () => {
@@ -71,6 +71,67 @@ describe('the built-in writer: a changelog', () => {
       expect(pitch.shots.reduce((sum, s) => sum + s.durationMs, 0)).toBe(durationMs);
       expect(pitch.estimatedCredits).toBe(Math.ceil(durationMs / 1000));
     }
+  });
+});
+
+describe('the built-in writer: each change told by its own words', () => {
+  const exports = brief({
+    intent: 'Show off the faster exports in 2.4',
+    context: 'Exports now stream frames straight into the encoder, so a 10 second clip renders in half the time. A progress bar shows where the render is.',
+    code: [
+      codeFile('src/export/encoder.ts', {
+        score: 0.9, additions: 40, deletions: 22,
+        patch: '@@ -1,4 +1,4 @@\n-export function encodeAll(frames: Frame[]) {\n+export function streamFrames(frames: AsyncIterable<Frame>, encoder: Encoder) {\n+  for await (const frame of frames) encoder.write(frame);\n }',
+      }),
+      codeFile('src/export/progress.ts', {
+        status: 'added', score: 0.7, additions: 30, deletions: 0,
+        patch: '@@ -0,0 +1,3 @@\n+export class ProgressReporter {\n+  report(done: number, total: number) {}\n+}',
+      }),
+    ],
+    format: { template: 'changelog', durationMs: 10_000 },
+    brand: { name: 'Acme' },
+  });
+
+  it('gives each code shot the title, caption and line of its own file: the names its patch adds, renames or removes', async () => {
+    const pitch = await first(exports);
+    const [encoder, progress] = ['src/export/encoder.ts', 'src/export/progress.ts'].map((path) => pitch.shots.find((s) => s.codePaths[0] === path));
+    if (!encoder || !progress) throw new Error('a change has no shot');
+    expect(encoder.title).toMatch(/encoder/i);
+    expect(encoder.text).toBe('Renames encodeAll to streamFrames');
+    expect(encoder.voiceover).toMatch(/encode all .*stream frames/i);
+    expect(progress.title).toMatch(/progress/i);
+    expect(progress.text).toBe('Adds ProgressReporter');
+    expect(progress.voiceover).toMatch(/progress reporter/i);
+  });
+
+  it('takes a change\'s digest first, and never gives two shots the same caption or line', async () => {
+    const digested = brief({
+      ...exports,
+      code: exports.code.map((file, i) => ({ ...file, digest: i === 0 ? 'Frames stream straight into the encoder. Renders take half the time.' : 'A progress reporter tells where the render is.' })),
+    });
+    const pitch = await first(digested);
+    const code = pitch.shots.filter((s) => s.codePaths.length);
+    expect(code.map((s) => s.text)).toEqual(['Frames stream straight into the encoder.', 'A progress reporter tells where the render is.']);
+    const shared = brief({ ...exports, code: exports.code.map((file) => ({ ...file, patch: null, digest: null })) });
+    const { shots } = await first(shared);
+    for (const field of ['text', 'voiceover'] as const) {
+      const said = shots.flatMap((s) => (s[field] ? [s[field].toLowerCase()] : []));
+      expect(new Set(said).size).toBe(said.length);
+    }
+  });
+
+  it('sums the video up as the viewer will see and feel it, not as the writer chose', async () => {
+    const { summary } = await first(exports);
+    expect(summary).toMatch(/^A 10-second tour of what is new in the faster exports in 2\.4\. On screen: Export encoder and Export progress\. /);
+    expect(summary).toMatch(/ending on “Try it today with Acme”\.$/);
+    expect(summary).not.toMatch(/key sentence|ranked by|score|media item|most important first/i);
+  });
+
+  it('names the product without the verb that announces it', async () => {
+    const launch = brief({ intent: 'Launch Acme Review: approve videos from your inbox in one click', media: [image('inbox', 'Inbox view')], format: { template: 'launch', durationMs: 15_000, aspect: '9:16' } });
+    const pitch = await first(launch);
+    expect(words(pitch)).not.toMatch(/launch acme review/i);
+    expect(pitch.shots.map((s) => s.title)).toContain('Meet Acme Review');
   });
 });
 

@@ -1,6 +1,7 @@
-import { creditsFor, voiceoverRoomWords, type Pitch, type Shot } from '@vp/contracts';
+import { creditsFor, type Pitch, type Shot } from '@vp/contracts';
+import { describeShots, shotBoxes, signOffBox } from '@vp/render/layouts';
 import { foldDirectives, readComment, type Directives } from '../directives.ts';
-import { articleForNumber, clip, line, optionalLine, speakable, words } from '../text.ts';
+import { capitalize, clip, line, optionalLine, words } from '../text.ts';
 import { shotCountRange, splitDuration } from '../timing.ts';
 import type { PitchWriter, WriteInput } from '../writer.ts';
 import { attachMedia, ensureCount, fit, spotlight } from './arrange.ts';
@@ -8,7 +9,9 @@ import { revisionNote } from './revision.ts';
 import type { Scene } from './scene.ts';
 import { skipPitch, skipReason } from './skip.ts';
 import { gatherStory, type Story } from './story.ts';
+import { summaryOf } from './summary.ts';
 import { TEMPLATES, type Draft } from './templates.ts';
+import { fitted, shotWords, type UsedWords } from './words.ts';
 
 export type BuiltinWriterOptions = { now?: () => Date };
 
@@ -34,20 +37,27 @@ export function writeBuiltinPitch({ brief, version, previous, comments }: WriteI
   scenes = ensureCount(scenes, range.min);
 
   const spoken = brief.format.sound.voiceover && directives.voiceover;
-  const durations = splitDuration(brief.format.durationMs, scenes.map((s) => weightOf(s, spoken)));
+  const music = brief.format.sound.music && directives.music;
+  const durations = splitDuration(brief.format.durationMs, scenes.map((s) => weightOf(s, spoken, directives.text)));
+  const used: UsedWords = { text: new Set(), voiceover: new Set() };
+  const shots = scenes.map((scene, index) => toShot(story, directives, scene, index, scenes.length, durations[index]!, used));
   const latest = comments.at(-1);
   const note = version > 1 && latest ? revisionNote(latest.comment, readComment(latest.comment), previous, scenes) : null;
-  return {
+  const title = fitted([directives.title, draft.title, capitalize(story.subject), capitalize(story.product), story.brand, 'Your video'], signOffBox(brief), 160) ?? 'Your video';
+  const pitch: Pitch = {
     version,
     verdict: 'video',
     verdictReason: null,
-    title: line(directives.title ?? draft.title, 160, 'Your video'),
-    summary: summaryOf(story, directives, draft, scenes, note),
-    shots: scenes.map((scene, index) => toShot(story, directives, scene, index, durations[index]!)),
-    music: brief.format.sound.music && directives.music ? musicFor(story) : null,
+    title,
+    summary: summaryOf(story, scenes, shots, { spoken, music }, note),
+    shots,
+    music: music ? musicFor(story) : null,
     estimatedCredits: creditsFor(brief.format.durationMs),
     createdAt,
   };
+  // What each shot shows, in the words of the layouts the renderer will draw it with.
+  const visuals = describeShots(brief, pitch);
+  return { ...pitch, shots: shots.map((shot, i) => ({ ...shot, visual: line(visuals[i], 2000, 'A clean title card.') })) };
 }
 
 /**
@@ -61,28 +71,28 @@ function arrange(story: Story, draft: Draft, directives: Directives, maxShots: n
   return attachMedia([...(intro ? [draft.intro] : []), ...body, ...(outro ? [draft.outro] : [])], story.media);
 }
 
-/** A shot's share of the running time: its visual weight, or the time its voiceover needs when that is longer. */
-function weightOf(scene: Scene, spoken: boolean): number {
+/** A shot's share of the running time: its visual weight, or the time its text takes to read or its voiceover to say when that is longer. */
+function weightOf(scene: Scene, spoken: boolean, shown: boolean): number {
   const seen = scene.weight * 2.5;
+  const read = shown && scene.text ? words(scene.text).length / 3 + 0.5 : 0;
   const heard = spoken && scene.voiceover ? words(scene.voiceover).length / 3 + 0.5 : 0;
-  return Math.max(seen, heard);
+  return Math.max(seen, read, heard);
 }
 
-function toShot(story: Story, directives: Directives, scene: Scene, index: number, durationMs: number): Shot {
-  const seconds = durationMs / 1000;
+function toShot(story: Story, directives: Directives, scene: Scene, index: number, count: number, durationMs: number, used: UsedWords): Shot {
   const { sound } = story.brief.format;
-  const readable = Math.min(500, Math.max(40, Math.round(seconds * 30)));
-  const voiceover = sound.voiceover && directives.voiceover && scene.voiceover ? speakable(scene.voiceover, voiceoverRoomWords(seconds)) : null;
+  const shape = { mediaIds: [...new Set(scene.mediaIds)], codePaths: [...new Set(scene.codePaths)] };
+  const words = shotWords(scene, shotBoxes(story.brief, shape, index, count), {
+    index, seconds: durationMs / 1000, showText: directives.text, spoken: sound.voiceover && directives.voiceover, used,
+  });
   return {
     index,
-    title: line(scene.title, 120, `Shot ${index + 1}`),
+    ...words,
     durationMs,
     beat: optionalLine(sound.sfx ? `${scene.beat} · ${story.voice.sfx}` : scene.beat, 200),
-    visual: line(scene.visual, 2000, 'A clean title card.'),
-    text: directives.text ? optionalLine(scene.text && clip(scene.text, readable), 500) : null,
-    voiceover: optionalLine(voiceover, 1000),
-    mediaIds: [...new Set(scene.mediaIds)],
-    codePaths: [...new Set(scene.codePaths)],
+    // Written from the renderer's catalogue once the whole pitch is known (see `describeShots`).
+    visual: 'A shot.',
+    ...shape,
   };
 }
 
@@ -90,23 +100,4 @@ function musicFor(story: Story): string {
   const { voice, brief } = story;
   const sfx = brief.format.sound.sfx ? `; sound effects: ${voice.sfx}` : '';
   return clip(`${voice.music}, around ${voice.bpm} BPM, building through the middle and resolving on the last shot${sfx}.`, 500);
-}
-
-function summaryOf(story: Story, directives: Directives, draft: Draft, scenes: Scene[], note: string | null): string {
-  const { format } = story.brief;
-  const on = (yes: boolean) => (yes ? 'on' : 'off');
-  const seconds = Math.round(format.durationMs / 100) / 10;
-  const folded = scenes.some((s) => s.beat === 'Roundup');
-  const parts = [
-    `${articleForNumber(seconds)} ${seconds}-second ${format.aspect} ${format.template} video in ${scenes.length} shot${scenes.length === 1 ? '' : 's'}, in a ${story.voice.label} voice${story.brand ? ` for ${story.brand}` : ''}: ${draft.shape}.`,
-    story.changes.length ? `${story.changes.length} meaningful code change${story.changes.length === 1 ? '' : 's'}, most important first.` : '',
-    folded ? `Smaller items share one roundup shot so every shot stays readable.` : '',
-    story.points.length ? `The context's ${story.points.length} key sentence${story.points.length === 1 ? '' : 's'} lead${story.points.length === 1 ? 's' : ''} with “${clip(story.points[0]!.replace(/[.!?…]+$/u, ''), 160)}”.` : '',
-    story.media.length ? `Uses ${story.media.length} media item${story.media.length === 1 ? '' : 's'}.` : '',
-    `Voiceover ${on(format.sound.voiceover && directives.voiceover)}, music ${on(format.sound.music && directives.music)}, sound effects ${on(format.sound.sfx)}.`,
-  ].filter(Boolean);
-  const base = parts.join(' ');
-  if (!note) return clip(base, 2000);
-  const lead = clip(note, 900);
-  return clip(`${lead}\n\n${base}`, 2000);
 }

@@ -111,6 +111,31 @@ describe('the OpenAI-compatible writer', () => {
     expect(validatePitchFor(b, pitch)).toEqual([]);
   });
 
+  it('says an on-screen text too long for its box or its time in its first sentence, and writes the visual from the layouts', async () => {
+    const answer = JSON.parse(modelAnswer()) as { shots: Pitch['shots'] };
+    const at = answer.shots.findIndex((shot) => shot.codePaths.length);
+    answer.shots[at] = { ...answer.shots[at]!, text: 'Invoices export to CSV. Totals and taxes come per line, and every currency is kept exactly as billed, down to the cent, for every customer.', visual: 'A spinning 3D cube.' };
+    const { writer, requests } = await serve(() => completion(JSON.stringify(answer)));
+    const pitch = await writer.write(input);
+    expect(requests).toHaveLength(1);
+    expect(pitch.shots[at]!.text).toBe('Invoices export to CSV.');
+    expect(pitch.shots[at]!.visual).not.toContain('cube');
+    expect(pitch.shots[at]!.visual).toMatch(/The editor for `src\/billing\/export\.ts`.*Layout \(wide 16:9\): the heading at the top left, the editor window filling the frame below it/);
+    expect(requests[0]!.body.messages[1]!.content).toMatch(/On screen \(a 16:9 frame\), at the smallest type: the first shot's title about \d+ characters/);
+  });
+
+  it('sends back a title too long for the screen, and a text that trails off with an ellipsis of its own', async () => {
+    const wrong = JSON.parse(modelAnswer()) as { shots: Pitch['shots'] };
+    wrong.shots[1] = { ...wrong.shots[1]!, title: 'Invoices finally export to CSV in one single click from every single page of the billing dashboard, at last' };
+    wrong.shots[0] = { ...wrong.shots[0]!, text: 'Invoices export in…' };
+    const { writer, requests } = await serve((_, n) => completion(n === 1 ? JSON.stringify(wrong) : modelAnswer()));
+    await writer.write(input);
+    expect(requests).toHaveLength(2);
+    const sentBack = requests[1]!.body.messages.at(-1)?.content;
+    expect(sentBack).toMatch(/shots\[1\]\.title does not fit on screen: it holds about \d+ characters \(1 line at the smallest type\); write it shorter/);
+    expect(sentBack).toContain('shots[0].text ends on an ellipsis, as if cut: write it whole, shorter');
+  });
+
   it('fails clearly when the model keeps referring to media the brief does not have', async () => {
     const ghost = modelAnswer({ shots: [{ index: 0, title: 'All', durationMs: 10_000, beat: null, visual: 'x', text: null, voiceover: null, mediaIds: ['ghost'], codePaths: [] }] });
     const { writer, requests } = await serve(() => completion(ghost));

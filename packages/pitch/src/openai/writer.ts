@@ -1,4 +1,5 @@
 import { creditsFor, type Brief, type Pitch } from '@vp/contracts';
+import { describeShots } from '@vp/render/layouts';
 import { clip } from '../text.ts';
 import { checkPitch } from '../validate.ts';
 import { PitchWriterError, type PitchWriter, type PitchWriterFailure } from '../writer.ts';
@@ -77,14 +78,18 @@ function readAnswer(content: string | null, brief: Brief, version: number, at: D
     return { ok: false, failure: 'invalid_json', problems: ['the answer was JSON but not one object'] };
   }
   const draft = json as Record<string, unknown>;
+  // The visual is the service's to write, from the layouts the renderer will draw (below); a preview, the renderer's to draw.
   const shots = Array.isArray(draft.shots)
-    ? draft.shots.map((shot: unknown, index) => (typeof shot === 'object' && shot !== null ? { ...shot, index } : shot))
+    ? draft.shots.map((shot: unknown, index) => (typeof shot === 'object' && shot !== null ? { visual: 'A shot.', ...shot, index, previewUrl: undefined } : shot))
     : draft.shots;
-  // Models miscount words against seconds: a line too long is cut to fit, not sent back.
+  // Models miscount words against seconds and boxes: a line or text too long is said in fewer
+  // words when whole sentences or a clause of it fit, and sent back otherwise.
   const checked = checkPitch(brief, {
     ...draft, shots, version, createdAt: at.toISOString(), estimatedCredits: creditsFor(brief.format.durationMs),
-  }, { fitVoiceovers: true });
-  return checked.ok ? checked : { ok: false, failure: 'invalid_pitch', problems: checked.problems };
+  }, { fitVoiceovers: true, fitScreenWords: true });
+  if (!checked.ok) return { ok: false, failure: 'invalid_pitch', problems: checked.problems };
+  const visuals = describeShots(brief, checked.pitch);
+  return { ok: true, pitch: { ...checked.pitch, shots: checked.pitch.shots.map((shot, i) => ({ ...shot, visual: clip(visuals[i] || shot.visual, 2000) })) } };
 }
 
 function failureMessage(last: Attempt, attempts: number, timeoutMs: number): string {

@@ -2,7 +2,7 @@ import { ASPECTS, TEMPLATES, type BriefInput } from '@vp/contracts';
 import fc from 'fast-check';
 
 /** Awkward pieces of text: accents, combining marks, emoji sequences, flags, right-to-left, whitespace. */
-const PIECES = ['word ', 'Émilie ', 'e\u0301', '😀', '👨‍👩‍👧', '🇫🇷', 'ﷺ', 'שלום ', '日本語', '\n', '. ', '! ', '  ', '\t', 'x'];
+const PIECES = ['word ', 'Émilie ', 'e\u0301', '😀', '👨‍👩‍👧', '🇫🇷', 'ﷺ', 'שלום ', '日本語', '\n', '. ', '! ', '  ', '\t', 'x', 'and so on… '];
 
 const cut = (max: number) => (text: string) => Array.from(text).slice(0, max).join('');
 
@@ -86,6 +86,12 @@ export const anyBrief: fc.Arbitrary<BriefInput> = fc.record({
     tone: fc.option(tone, { nil: null }),
   }),
 });
+
+/** An intent that announces a product by name with a verb of its own, and perhaps a claim after a colon. */
+export const ANNOUNCING = ['Launch', 'Launching', 'Introduce', 'Introducing', 'Ship', 'Announce', 'Unveil', 'Meet', 'Roll out', 'Show off', 'Present', 'Debut'];
+export const announcingBrief: fc.Arbitrary<{ input: BriefInput; verb: string; product: string }> = fc
+  .tuple(anyBrief, fc.constantFrom(...ANNOUNCING), fc.constantFrom('Acme Review', 'Ledgerly Mobile', 'Dark mode', 'Billing 2.0', 'Pulse'), fc.option(fc.constantFrom('approve videos from your inbox in one click', 'invoices on the go'), { nil: null }))
+  .map(([input, verb, product, claim]) => ({ input: { ...input, intent: `${verb} ${product}${claim ? `: ${claim}` : ''}` }, verb, product }));
 
 /** Code changes no viewer would notice: lockfiles, generated files, whitespace-only edits. */
 const noiseFile = fc.oneof(

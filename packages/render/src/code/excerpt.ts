@@ -31,7 +31,9 @@ export function excerptOf(file: CodeFile): CodeExcerpt {
   if (!lines.length) {
     return { ...base, lines: [], focusLine: 0, note: file.digest ?? `${file.additions} additions, ${file.deletions} deletions` };
   }
-  return { ...base, ...window(lines.map(tidy)), note: null };
+  // Only the lines kept are tidied: a source of 200,000 characters has as many lines as that.
+  const kept = window(lines);
+  return { ...base, lines: kept.lines.map(tidy), focusLine: kept.focusLine, note: null };
 }
 
 function splitLines(source: string): string[] {
@@ -102,4 +104,20 @@ function window(lines: CodeLine[]): { lines: CodeLine[]; focusLine: number } {
   if (firstChange < 0) return { lines: lines.slice(0, EXCERPT_LINES), focusLine: 0 };
   const start = Math.max(0, Math.min(firstChange - LEAD_IN, lines.length - EXCERPT_LINES));
   return { lines: lines.slice(start, start + EXCERPT_LINES), focusLine: firstChange - start };
+}
+
+/** How far below the first change the line that types itself in may be. */
+const TYPED_WITHIN = 6;
+
+/**
+ * The added line the editor types in once it has scrolled to the change (an index into
+ * `lines`), or null: the first one with some code on it, at most a few lines below the first
+ * change. The pitch names it; the editor types it.
+ */
+export function typedLineOf(excerpt: Pick<CodeExcerpt, 'lines' | 'focusLine'>): number | null {
+  for (let i = excerpt.focusLine; i < Math.min(excerpt.lines.length, excerpt.focusLine + TYPED_WITHIN + 1); i++) {
+    const line = excerpt.lines[i]!;
+    if (line.change === 'added' && line.number !== null && /\S{2}/.test(line.text)) return i;
+  }
+  return null;
 }

@@ -2,6 +2,10 @@ import type { Brief, MediaItem, Pitch, Shot } from '@vp/contracts';
 import { excerptOf } from '../code/excerpt.ts';
 import { brandStyle } from './brand.ts';
 import { cameraMove, placeOnTimeline, transitionEffects, voiceOffsetMs, type ScenePart } from './choreography.ts';
+import { layoutFor } from '../draw/layout.ts';
+import { textBox } from '../layout/catalogue.ts';
+import { fitsBox } from '../layout/type-scale.ts';
+import { sansStack } from '../style/fonts.ts';
 import { ASPECT_SIZES } from './frame-size.ts';
 import {
   COMPOSITION_VERSION, MAX_MEDIA_PER_SCENE, MAX_SCENES, parseComposition,
@@ -45,7 +49,7 @@ export function composeProduction({ brief, pitch }: { brief: Brief; pitch: Pitch
       code: code && kind === 'code' ? excerptOf(code) : null,
     };
     if (kind !== 'code' || spareScenes <= 0) return [scene];
-    const parts = withCutIn(scene, media, i);
+    const parts = withCutIn(scene, media, i, captionFits(brief));
     spareScenes -= parts.length - 1;
     return parts;
   }));
@@ -58,7 +62,8 @@ export function composeProduction({ brief, pitch }: { brief: Brief; pitch: Pitch
     fps: 30,
     durationMs,
     brand: brandStyle(brief.brand),
-    media: brief.media.filter((item) => used.has(item.id)).map(({ id, kind, url, name }) => ({ id, kind, url, name })),
+    // One asset per id: a brief may name two media alike, and the shots show the one `mediaById` holds.
+    media: [...mediaById.values()].filter((item) => used.has(item.id)).map(({ id, kind, url, name }) => ({ id, kind, url, name })),
     scenes,
     audio: audioPlan(brief, pitch, shots, scenes),
   });
@@ -68,15 +73,16 @@ export function composeProduction({ brief, pitch }: { brief: Brief; pitch: Pitch
 const CUT_IN_SHARE = 0.4;
 const MIN_PART_MS = 1500;
 
-function withCutIn(editor: ScenePart, media: MediaItem[], shotNumber: number): ScenePart[] {
+function withCutIn(editor: ScenePart, media: MediaItem[], shotNumber: number, fits: (caption: string) => boolean): ScenePart[] {
   const cutInMs = Math.round(editor.durationMs * CUT_IN_SHARE);
   if (!media.length || cutInMs < MIN_PART_MS || editor.durationMs - cutInMs < MIN_PART_MS) return [editor];
+  const description = media[0]?.description?.trim();
   return [
     { ...editor, durationMs: editor.durationMs - cutInMs },
     {
       ...editor, id: `${editor.id}-media`, kind: 'media', durationMs: cutInMs, code: null,
-      // The caption says what the picture shows, in the brief's words, when it says so.
-      text: media[0]?.description ?? editor.text,
+      // The caption says what the picture shows, in the brief's words, when it says so and they fit.
+      text: description && fits(description) ? description : editor.text,
       media: placements(media, shotNumber, cutInMs),
     },
   ];
@@ -96,14 +102,32 @@ function placements(media: MediaItem[], shotNumber: number, durationMs: number):
 }
 
 /**
- * The end card's headline: the brand, else the video's title. The last shot's own title names
- * it in the shot list ("Call to action"); what it puts on screen is its text, shown beneath.
+ * The end card's headline: the brand, else the video's title (the brand too when it is too long
+ * for the headline and the title is not). The last shot's own title names it in the shot list
+ * ("Call to action"); what it puts on screen is its text, shown beneath.
  */
-function signOff(brief: Brief, pitch: Pitch): string {
-  return brief.brand.name?.trim() || pitch.title;
+export function signOff(brief: Brief, pitch: Pick<Pitch, 'title'>): string {
+  const brand = brief.brand.name?.trim();
+  if (!brand) return pitch.title;
+  const box = textBox('headline', layoutFor(ASPECT_SIZES[brief.format.aspect].width, ASPECT_SIZES[brief.format.aspect].height), sansStack(brief.brand.fontFamily));
+  return fitsBox(brand, box) || !fitsBox(pitch.title, box) ? brand : pitch.title;
 }
 
-const shotSceneId = (shot: Shot) => `shot-${shot.index}`;
+/** Whether a caption fits a caption's box on this brief's frame. */
+function captionFits(brief: Brief): (caption: string) => boolean {
+  const { width, height } = ASPECT_SIZES[brief.format.aspect];
+  const box = textBox('caption', layoutFor(width, height), sansStack(brief.brand.fontFamily));
+  return (caption) => fitsBox(caption, box);
+}
+
+export const shotSceneId = (shot: Pick<Shot, 'index'>) => `shot-${shot.index}`;
+
+/** The kind of scene a shot opens with: code when it shows a file of the brief, else media, else a title, end card or statement by its place. */
+export function shotSceneKind(brief: Brief, shot: Pick<Shot, 'mediaIds' | 'codePaths'>, index: number, count: number): SceneKind {
+  const media = new Set(brief.media.map((item) => item.id));
+  const code = new Set(brief.code.map((file) => file.path));
+  return sceneKind(index, count, shot.mediaIds.some((id) => media.has(id)), shot.codePaths.some((path) => code.has(path)));
+}
 
 function sceneKind(index: number, count: number, hasMedia: boolean, hasCode: boolean): SceneKind {
   if (hasCode) return 'code';

@@ -319,3 +319,18 @@ describe('rebaseEdit', () => {
     expect(rebaseEdit(base, newer, { scenes: { ...form.scenes, 1: { ...form.scenes[1], remove: 'on' } } }).lost).toBe(0);
   });
 });
+
+describe('editComposition: words on screen', () => {
+  const long = 'Every render now streams its frames straight into the encoder, so that a ten second clip is ready in half the time it took, whatever its size';
+
+  it('refuses a heading or a text typed too long for any size of its box on the frame, naming it', () => {
+    const result = editComposition(base, { scenes: { 2: { title: long, text: 'Fine' } } }, PAID);
+    expect('issues' in result && result.issues).toEqual([{ path: 'scenes.2.title', message: 'This does not fit on screen, even at the smallest type: shorten it.' }]);
+    expect(edited({ scenes: { 2: { title: 'A new dashboard for every render' } } }).scenes[2]?.title).toBe('A new dashboard for every render');
+  });
+
+  it('holds only the words typed in this edit to it: a stored text sent back as it was stays', () => {
+    const stored = { ...base, scenes: base.scenes.map((s, i) => (i === 2 ? { ...s, title: long } : s)) };
+    expect(edited({ scenes: { 2: { title: long, durationMs: 1200 } } }, PAID, stored).scenes[2]?.title).toBe(long);
+  });
+});

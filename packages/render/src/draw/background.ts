@@ -1,5 +1,5 @@
 import type { Canvas, SKRSContext2D } from '../canvas.ts';
-import { withAlpha } from '../style/color.ts';
+import { readableOn, withAlpha } from '../style/color.ts';
 import type { Layout, Rect } from './layout.ts';
 import { layer } from './shapes.ts';
 import type { Theme } from './theme.ts';
@@ -25,8 +25,9 @@ export class Background {
         ctx.fillRect(x - radius, y - radius, 2 * radius, 2 * radius);
       };
       const reach = Math.max(width, height) * 0.42;
-      glow(width, 0, reach, withAlpha(theme.accent, theme.dark ? 0.2 : 0.14));
-      glow(0, height, reach * 0.8, withAlpha(theme.text, theme.dark ? 0.05 : 0.04));
+      // The theme's colours for words read over both glows at their strongest (`Theme.backdrops`).
+      glow(width, 0, reach, withAlpha(theme.accent, theme.glows.accent));
+      glow(0, height, reach * 0.8, withAlpha(readableOn(theme.background), theme.glows.text));
     }, { opaque: true });
   }
 

@@ -1,5 +1,4 @@
 import type { Canvas } from '../canvas.ts';
-import { readableOn } from '../style/color.ts';
 import { easeInCubic, easeOutCubic, progress } from '../style/easing.ts';
 import { font } from '../style/fonts.ts';
 import type { Surface } from './display-list.ts';
@@ -23,7 +22,7 @@ export class Caption {
       ctx.roundRect(0, 0, width, height, Math.round(14 * layout.unit));
       ctx.fill();
       ctx.font = font(text.size, text.family, text.weight);
-      ctx.fillStyle = readableOn(theme.accent);
+      ctx.fillStyle = theme.onAccent;
       ctx.textBaseline = 'middle';
       text.lines.forEach((line, i) => ctx.fillText(line, padX, padY + (i + 0.5) * text.lineHeight));
     });

@@ -42,7 +42,11 @@ export class Compositor {
   private readonly painters = new Map<number, Painter>();
   private previous: DisplayList | null = null;
 
-  constructor(private readonly plan: Plan, private readonly assets: Assets, private readonly signal?: AbortSignal) {
+  /**
+   * `stills`: the frames asked for are far apart, each drawn on its own (a storyboard): a clip
+   * then starts where a render would be in it at that frame, not at its first frame.
+   */
+  constructor(private readonly plan: Plan, private readonly assets: Assets, private readonly signal?: AbortSignal, private readonly stills = false) {
     const { width, height } = plan.composition;
     this.canvas = createCanvas(width, height);
     this.ctx = this.canvas.getContext('2d', { alpha: false });
@@ -103,7 +107,7 @@ export class Compositor {
       const weight = phase.role === 'hold' ? 1 : phase.role === 'in' ? phase.p : 1 - phase.p;
       if (scene.scene.kind !== 'title' && scene.scene.kind !== 'outro') bugAlpha += weight;
       if (phase.kind === 'wipe' && phase.role !== 'hold') wipe = phase.p;
-      const painter = this.painters.get(scene.index) ?? this.create(scene);
+      const painter = this.painters.get(scene.index) ?? this.create(scene, t);
       await this.drawScene(list, painter, scene, phase, t);
     }
     if (wipe !== null) this.drawWipe(list, wipe);
@@ -111,15 +115,30 @@ export class Compositor {
     return list;
   }
 
-  private create(scene: ScenePlan): Painter {
+  private create(scene: ScenePlan, t: number): Painter {
     const { layout, theme } = this.plan;
     const kind = scene.scene.kind;
     const painter = kind === 'code' && scene.code ? codePainter(scene, layout, theme)
-      : kind === 'media' ? mediaPainter(scene, layout, theme, this.assets, this.signal)
+      : kind === 'media' ? mediaPainter(scene, layout, theme, this.assets, this.signal, this.stills ? (from) => this.framesDrawn(scene, t, from) : null)
         : kind === 'text' ? statementPainter(scene, layout, theme)
           : titlePainter(scene, layout, theme);
     this.painters.set(scene.index, painter);
     return painter;
+  }
+
+  /**
+   * How many frames before the one at `t` a render draws the scene on (its painter called), from
+   * the scene's local time `from`: a wipe shows the incoming scene only from its middle on.
+   */
+  private framesDrawn(scene: ScenePlan, t: number, from: number): number {
+    const next = this.plan.scenes[scene.index + 1];
+    const first = Math.ceil(((scene.start + Math.max(from, -scene.inHalf)) * FPS) / 1000);
+    let count = 0;
+    for (let frame = first; (frame * 1000) / FPS < t; frame++) {
+      const phase = phaseOf(scene, next, (frame * 1000) / FPS);
+      if (phase.kind !== 'wipe' || phase.role === 'hold' || (phase.role === 'in') === phase.p >= 0.5) count++;
+    }
+    return count;
   }
 
   private release(index: number): void {

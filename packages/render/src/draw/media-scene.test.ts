@@ -1,7 +1,7 @@
 import { createCanvas } from '../canvas.ts';
 import { describe, expect, it } from 'vitest';
 import { composeImages } from '../composition/compose-images.ts';
-import type { Assets } from '../media/assets.ts';
+import { pictureSizes, type Assets } from '../media/assets.ts';
 import { planComposition } from '../plan/plan.ts';
 import { toRgb } from '../style/color.ts';
 import { Compositor } from './compositor.ts';
@@ -28,7 +28,7 @@ describe('a picture scene without a heading', () => {
     ctx.fillStyle = PICTURE;
     ctx.fillRect(0, 0, 600, 1000);
     const assets: Assets = { images: new Map([['image-1', tall]]), videos: new Map(), logo: null };
-    const plan = await planComposition(composition, themeFor(composition.brand, null));
+    const plan = await planComposition(composition, themeFor(composition.brand, null), pictureSizes(assets));
     const scene = plan.scenes[1]!;
     const compositor = new Compositor(plan, assets);
     // The middle of the picture's scene: the card and the mark have settled.

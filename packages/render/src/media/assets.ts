@@ -101,3 +101,11 @@ export async function loadAssets(composition: Composition, options: LoadAssetsOp
   if (failures.length) throw failures[0];
   return assets;
 }
+
+/** Each medium's size as drawn: a picture's decoded size, a clip's upright frame size. */
+export function pictureSizes(assets: Assets): Map<string, { width: number; height: number }> {
+  return new Map([
+    ...[...assets.images].map(([id, canvas]) => [id, { width: canvas.width, height: canvas.height }] as const),
+    ...[...assets.videos].map(([id, video]) => [id, { width: video.width, height: video.height }] as const),
+  ]);
+}

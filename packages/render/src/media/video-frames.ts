@@ -5,6 +5,8 @@ import { mediaFailure } from './fetch-media.ts';
 
 /** Frames decoded ahead of the drawing: enough to hide the decoder's latency, no more. */
 const AHEAD = 2;
+/** Half a frame at 30 fps: a seek goes this much early, to land on the frame asked for. */
+const HALF_FRAME_MS = 1000 / 60;
 
 /**
  * HDR to the SDR BT.709 of every other picture: to linear light with HDR reference white
@@ -18,7 +20,7 @@ const HDR_TO_SDR = [
 ].join(',');
 
 /** A clip to decode: the file, its colours, and whom to name when it cannot be decoded. */
-export type VideoInput = Pick<VideoFile, 'file' | 'format' | 'hdr'> & Partial<Pick<VideoFile, 'primaries' | 'matrix' | 'subject'>>;
+export type VideoInput = Pick<VideoFile, 'file' | 'format' | 'hdr'> & Partial<Pick<VideoFile, 'primaries' | 'matrix' | 'subject' | 'durationMs'>>;
 
 /**
  * What HDR colours a file leaves unstated, as BT.2100 states them (BT.2020 primaries, the
@@ -46,12 +48,14 @@ export class VideoFrames {
   /** How the decoder ended: an exit code, or null when a signal killed it. */
   private exitCode: number | null = null;
 
-  constructor(private readonly video: VideoInput, readonly width: number, readonly height: number, private readonly signal?: AbortSignal) {
+  /** `startMs` skips that far into the clip (looped as it plays): a still shows the frame the video shows then. */
+  constructor(private readonly video: VideoInput, readonly width: number, readonly height: number, private readonly signal?: AbortSignal, startMs = 0) {
     this.frameBytes = width * height * 4;
     const fill = `fps=30,scale=${width}:${height}:force_original_aspect_ratio=increase,crop=${width}:${height}`;
     const filters = video.hdr ? [assumedHdrColours(video), fill, HDR_TO_SDR] : [fill];
+    const skip = startMs > 0 && video.durationMs ? startMs % video.durationMs : 0;
     this.child = startChild('ffmpeg', [
-      '-v', 'error', '-stream_loop', '-1', '-f', video.format, '-i', video.file, '-an', '-sn',
+      '-v', 'error', '-stream_loop', '-1', ...(skip > 0 ? ['-ss', ((skip - HALF_FRAME_MS) / 1000).toFixed(3)] : []), '-f', video.format, '-i', video.file, '-an', '-sn',
       '-vf', [...filters, 'format=rgba'].filter(Boolean).join(','),
       '-f', 'rawvideo', 'pipe:1',
     ], { signal, failure: 'A video could not be decoded', collectStdout: false });

@@ -1,12 +1,15 @@
 import { frameCount, FPS } from '../composition/frame-size.ts';
 import type { Composition, Scene } from '../composition/schema.ts';
-import { layoutFor, panelBox, type Layout, type Rect } from '../draw/layout.ts';
-import { fitText, type FittedText } from '../draw/text.ts';
+import { layoutFor, type Layout, type Rect } from '../draw/layout.ts';
 import type { Theme } from '../draw/theme.ts';
-import { planCode, type CodePlan } from './code-plan.ts';
+import { arrange, type Regions } from '../layout/arrange.ts';
+import { layoutName, type LayoutName } from '../layout/catalogue.ts';
+import { layoutTexts, type SceneTexts } from '../layout/texts.ts';
+import { enteredAfter, keyWords, LIGHT_MS, type Lighting } from '../draw/kinetic-text.ts';
+import { editorHeightFor, planCode, type CodePlan } from './code-plan.ts';
 
-/** A scene with its place on the timeline and its laid-out texts. */
-export interface ScenePlan {
+/** A scene with its place on the timeline, its layout and its laid-out texts. */
+export interface ScenePlan extends SceneTexts {
   scene: Scene;
   index: number;
   start: number;
@@ -17,14 +20,19 @@ export interface ScenePlan {
   /** Local times the texts start to enter and to leave. */
   enterAt: number;
   leaveAt: number;
-  /** The main text: the title of a title card, the statement of a text scene. */
-  body: FittedText | null;
-  /** The heading above a panel (media, code). */
-  heading: FittedText | null;
-  /** A subtitle, an eyebrow or a caption. */
-  sub: FittedText | null;
-  /** The area below the heading: the picture card or the editor. */
+  /** The local time everything has come in and nothing has left: a storyboard's still of the scene. */
+  keyMoment: number;
+  /** The local time the scene's words are all in (a statement's key words lit too). */
+  settledAt: number;
+  /** When a statement's key words light up, one after another. */
+  lighting: Lighting | null;
+  /** The catalogue's layout, and where it puts each part on this frame. */
+  layout: LayoutName;
+  regions: Regions;
+  /** The area below the heading: the picture cards' room, or the editor. */
   panel: Rect;
+  /** One card per picture, in order. */
+  cards: Rect[];
   code: CodePlan | null;
 }
 
@@ -43,26 +51,48 @@ export interface Plan {
   posterFrame: number;
 }
 
-/** The timeline, text metrics and code excerpts of a composition. */
-export async function planComposition(composition: Composition, theme: Theme): Promise<Plan> {
+/** A statement's words come in this long after its label, and its key words light up this long after all are in, one every… */
+export const EYEBROW_LEAD_MS = 160;
+const LIGHT_AFTER_MS = 250;
+const LIGHT_EVERY_MS = { least: 280, most: 650 };
+
+export type PictureSizes = ReadonlyMap<string, { width: number; height: number }>;
+
+/**
+ * The timeline, layouts, text metrics and code excerpts of a composition. `pictures` gives
+ * each medium's size, for the cards that take its shape; unknown ones are taken as 16:9.
+ */
+export async function planComposition(composition: Composition, theme: Theme, pictures: PictureSizes = new Map()): Promise<Plan> {
   const layout = layoutFor(composition.width, composition.height);
   const count = composition.scenes.length;
+  const logo = theme.logo ? { width: theme.logo.width, height: theme.logo.height } : null;
   const scenes: ScenePlan[] = [];
   for (const [index, scene] of composition.scenes.entries()) {
     const next = composition.scenes[index + 1];
     const inHalf = index === 0 ? 0 : scene.transition.durationMs / 2;
     const outHalf = next ? next.transition.durationMs / 2 : 0;
-    const texts = layoutTexts(scene, layout, theme);
-    const headingHeight = texts.heading ? texts.heading.lineHeight * texts.heading.lines.length : 0;
-    const panel = panelBox(layout, headingHeight);
+    const texts = layoutTexts(scene, layout, theme.sans, theme.brandName);
+    const aspects = scene.media.map(({ assetId }) => {
+      const size = pictures.get(assetId);
+      return size && size.width > 0 && size.height > 0 ? size.width / size.height : 16 / 9;
+    });
+    let { regions, cards } = arrange(scene.kind, layout, texts, logo, aspects);
+    let code = scene.code ? await planCode(scene.code, regions.panel ?? layout.content, layout, theme, scene.durationMs) : null;
+    // An editor whose lines all fit in less room is made as tall as they need, and laid out again.
+    const needed = code ? editorHeightFor(code) : Infinity;
+    if (code && needed < (regions.panel?.height ?? 0)) {
+      ({ regions, cards } = arrange(scene.kind, layout, texts, logo, aspects, needed));
+      code = await planCode(scene.code!, regions.panel ?? layout.content, layout, theme, scene.durationMs);
+    }
+    const panel = regions.panel ?? layout.content;
+    const enterAt = index === 0 ? Math.min(200, scene.durationMs * 0.1) : -inHalf * 0.6;
+    // The last scene's words leave before the end, so the video ends on the calm background.
+    const leaveAt = index === count - 1 ? scene.durationMs - Math.min(700, scene.durationMs * 0.25) : scene.durationMs - outHalf - Math.min(250, scene.durationMs * 0.1);
+    const lighting = scene.kind === 'text' ? lightingOf(texts, enterAt, leaveAt) : null;
     scenes.push({
-      scene, index, start: scene.startMs, end: scene.startMs + scene.durationMs, inHalf, outHalf,
-      enterAt: index === 0 ? Math.min(200, scene.durationMs * 0.1) : -inHalf * 0.6,
-      // The last scene's words leave before the end, so the video ends on the calm background.
-      leaveAt: index === count - 1 ? scene.durationMs - Math.min(700, scene.durationMs * 0.25) : scene.durationMs - outHalf - Math.min(250, scene.durationMs * 0.1),
-      ...texts,
-      panel,
-      code: scene.code ? await planCode(scene.code, panel, layout, theme, scene.durationMs) : null,
+      scene, index, start: scene.startMs, end: scene.startMs + scene.durationMs, inHalf, outHalf, enterAt, leaveAt,
+      keyMoment: keyMoment(scene, enterAt, leaveAt, code, lighting), settledAt: settledAt(scene, enterAt, code, lighting), lighting,
+      layout: layoutName(scene.kind, layout.shape), regions, panel, cards, code, ...texts,
     });
   }
   const frames = frameCount(composition.durationMs);
@@ -76,51 +106,31 @@ export async function planComposition(composition: Composition, theme: Theme): P
   };
 }
 
-type Texts = Pick<ScenePlan, 'body' | 'heading' | 'sub'>;
-
-/** The texts of a scene; a subtitle, eyebrow or caption that only repeats the main text is left out. */
-function layoutTexts(scene: Scene, layout: Layout, theme: Theme): Texts {
-  const u = layout.unit;
-  const width = layout.content.width;
-  const bold = { family: theme.sans, weight: 700 as const };
-  const regular = { family: theme.sans, weight: 400 as const };
-  const fit = (text: string | null, style: Parameters<typeof fitText>[1]) => (text?.trim() ? fitText(text.trim(), style) : null);
-  switch (scene.kind) {
-    case 'title':
-    case 'outro': {
-      const headline = scene.title ?? theme.brandName;
-      return {
-        body: fit(headline, { ...bold, weight: 800, maxSize: 112 * u, minSize: 52 * u, maxWidth: width * 0.9, maxLines: 3, leading: 1.1 }),
-        heading: null,
-        sub: addsNothing(scene.text, headline) ? null : fit(scene.text, { ...regular, maxSize: 40 * u, minSize: 28 * u, maxWidth: width * 0.8, maxLines: 2, leading: 1.35 }),
-      };
-    }
-    case 'text':
-      return {
-        body: fit(scene.text ?? scene.title, { ...bold, maxSize: 84 * u, minSize: 44 * u, maxWidth: Math.min(width - 60 * u, 1500 * u), maxLines: 4, leading: 1.14 }),
-        heading: null,
-        sub: scene.text && !addsNothing(scene.title, scene.text) ? fit(scene.title?.toUpperCase() ?? null, { ...bold, maxSize: 30 * u, minSize: 22 * u, maxWidth: width, maxLines: 1 }) : null,
-      };
-    case 'media':
-    case 'code':
-      return {
-        body: null,
-        heading: fit(scene.title, { ...bold, maxSize: layout.headingSize, minSize: 34 * u, maxWidth: width, maxLines: layout.portrait ? 2 : 1 }),
-        sub: addsNothing(scene.text, scene.title) ? null : fit(scene.text, { ...regular, weight: 500, maxSize: 30 * u, minSize: 24 * u, maxWidth: width * 0.7, maxLines: 2, leading: 1.3 }),
-      };
-  }
-}
+/** How long each kind of scene takes to come in whole, from when its words start to enter. */
+const SETTLE_MS: Record<Scene['kind'], number> = { title: 1700, outro: 1700, text: 1300, media: 1200, code: 1200 };
 
 /**
- * Whether `extra` only repeats the start of `main`, whatever the case, spacing and punctuation:
- * the same words, or their first ones, as a shot title clipped with an ellipsis is; a clipped
- * last word need only begin the word it stands for.
+ * When a scene shows all it has: once its parts have come in (a code scene's once its line is
+ * typed, a statement's once its key words are lit), else as late as it can before they leave,
+ * and never before its middle.
  */
-function addsNothing(extra: string | null, main: string | null): boolean {
-  const words = (text: string | null) => text?.toLocaleLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const said = words(extra);
-  const shown = words(main);
-  if (said.length === 0 || said.length > shown.length) return false;
-  const clipped = /…\s*$/u.test(extra ?? '');
-  return said.every((word, i) => word === shown[i] || (clipped && i === said.length - 1 && shown[i]!.startsWith(word)));
+function keyMoment(scene: Scene, enterAt: number, leaveAt: number, code: CodePlan | null, lighting: Lighting | null): number {
+  return Math.round(Math.max(scene.durationMs / 2, Math.min(settledAt(scene, enterAt, code, lighting), leaveAt - 50)));
+}
+
+function settledAt(scene: Scene, enterAt: number, code: CodePlan | null, lighting: Lighting | null): number {
+  if (code) return Math.max(code.typedEnd, code.scrollEnd) + 250;
+  if (lighting) return lighting.start + lighting.count * lighting.everyMs + LIGHT_MS;
+  return enterAt + SETTLE_MS[scene.kind];
+}
+
+/** When the statement's key words light up: once all its words are in, one after another at a reading pace or slower, across its time. */
+function lightingOf(texts: SceneTexts, enterAt: number, leaveAt: number): Lighting | null {
+  const words = texts.body?.lines.flatMap((line) => line.split(' ').filter(Boolean)) ?? [];
+  if (!words.length) return null;
+  const count = keyWords(words).length;
+  const bodyEnter = enterAt + (texts.sub ? EYEBROW_LEAD_MS : 0);
+  const start = bodyEnter + enteredAfter(words.length) + LIGHT_AFTER_MS;
+  const everyMs = Math.min(LIGHT_EVERY_MS.most, Math.max(LIGHT_EVERY_MS.least, (leaveAt - start) / (count + 1)));
+  return { start, everyMs, count };
 }

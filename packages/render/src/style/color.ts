@@ -64,21 +64,34 @@ export function isDark(hex: string): boolean {
   return luminance(hex) < 0.2;
 }
 
-/** Near-white on dark backgrounds, near-black on light ones. */
+/** WCAG's minimum contrast for text, and for large text (bold from ~19 px, else from 24 px). */
+export const TEXT_CONTRAST = 4.5;
+export const LARGE_TEXT_CONTRAST = 3;
+
+/**
+ * Near-white on dark backgrounds, near-black on light ones; white or black itself on the
+ * mid-tones where neither reads at 4.5:1 (one of them always does).
+ */
 export function readableOn(background: string): string {
-  return contrast('#f5f7fa', background) >= contrast('#11151c', background) ? '#f5f7fa' : '#11151c';
+  const near = contrast('#f5f7fa', background) >= contrast('#11151c', background) ? '#f5f7fa' : '#11151c';
+  if (contrast(near, background) >= TEXT_CONTRAST) return near;
+  return contrast('#ffffff', background) >= contrast('#000000', background) ? '#ffffff' : '#000000';
 }
 
 /**
- * `color` as it is when it reads at `minContrast` against `background`; otherwise moved towards
+ * `color` as it is when it reads at `minContrast` against every one of `backgrounds` (the
+ * colours a text may be drawn over: a background and the glows on it); otherwise moved towards
  * the readable text colour just far enough, so a brand colour keeps its hue where it can.
  */
-export function legibleOn(background: string, color: string, minContrast: number): string {
-  if (contrast(color, background) >= minContrast) return color;
-  const target = readableOn(background);
-  for (let step = 1; step < 10; step++) {
-    const moved = mix(color, target, step / 10);
-    if (contrast(moved, background) >= minContrast) return moved;
+export function legibleOn(backgrounds: string | string[], color: string, minContrast: number): string {
+  const behind = Array.isArray(backgrounds) ? backgrounds : [backgrounds];
+  const reads = (candidate: string) => behind.every((background) => contrast(candidate, background) >= minContrast);
+  if (reads(color)) return color;
+  const target = readableOn(behind[0]!);
+  for (let step = 1; step <= 20; step++) {
+    const moved = mix(color, target, step / 20);
+    if (reads(moved)) return moved;
   }
-  return target;
+  const extreme = isDark(behind[0]!) ? '#ffffff' : '#000000';
+  return reads(target) || !reads(extreme) ? target : extreme;
 }

@@ -1,47 +1,56 @@
-import type { Canvas } from '../../canvas.ts';
 import type { CodePlan } from '../../plan/code-plan.ts';
 import type { ScenePlan } from '../../plan/plan.ts';
-import { mix, readableOn, withAlpha } from '../../style/color.ts';
+import { characters } from '../../style/characters.ts';
+import { withAlpha } from '../../style/color.ts';
 import { easeInCubic, easeInOutCubic, easeOutCubic, progress } from '../../style/easing.ts';
-import { font } from '../../style/fonts.ts';
+import { cardRadius } from '../../layout/arrange.ts';
 import { Caption } from '../caption.ts';
 import { drawAsRecording, type Surface } from '../display-list.ts';
 import { KineticText } from '../kinetic-text.ts';
 import type { Layout } from '../layout.ts';
 import type { Painter } from '../painter.ts';
-import { layer, PanelShadow, roundedRect } from '../shapes.ts';
-import { measure, wrap } from '../text.ts';
+import { measure } from '../text.ts';
 import type { Theme } from '../theme.ts';
 import { accentMark } from './accent-mark.ts';
+import { codeColours, codeLayer, noteLayer, windowLayer, type CodeColours } from './code-look.ts';
 
-const ADDED = '#2ea043';
-const REMOVED = '#f85149';
+/** How long each changed row stays lit as the highlight sweeps down them, over and over. */
+const SWEEP_MS = 420;
+/** The caret stays this long after the line is typed. */
+const CARET_STAYS_MS = 450;
 
 /**
  * An editor window: title bar with the file and its +/- counts, line numbers, syntax
- * colours, added and removed lines marked; it scrolls to the first change, then the
- * changed lines light up. Window and code are drawn once; a frame copies the window and
- * replays the lines in view.
+ * colours, added and removed lines marked; it scrolls to the first change, the changed line
+ * types itself in, then a highlight sweeps down the changed lines, over and over, until the
+ * scene leaves. Window and code are drawn once; a frame copies the window and replays the
+ * lines in view.
  */
 export function codePainter(plan: ScenePlan, layout: Layout, theme: Theme): Painter {
   const code = plan.code as CodePlan;
   const u = layout.unit;
-  const radius = Math.round(18 * u);
+  const radius = cardRadius(layout, 'code');
   const heading = plan.heading ? new KineticText(plan.heading, theme.text) : null;
   const caption = plan.sub ? new Caption(plan.sub, layout, theme) : null;
-  const window = windowLayer(code, theme, radius, u);
-  const pad = Math.round(20 * u);
+  const colours = codeColours(code, theme);
+  const window = windowLayer(code, theme, colours, radius, u);
+  const pad = code.padding;
   // The code's layer can be thousands of pixels tall: see `drawAsRecording`.
-  const lines = drawAsRecording(code.rows.length ? codeLayer(code, theme, pad) : noteLayer(code, theme, u, pad));
+  const lines = drawAsRecording(code.rows.length ? codeLayer(code, colours, pad) : noteLayer(code, colours, theme, u, pad));
+  const typing = code.typed ? typingOf(code, colours, pad) : null;
   const { viewport, lineHeight } = code;
-  const { enterAt, leaveAt } = plan;
-  const changed = code.rows.flatMap((row, i) => (row.change === 'context' ? [] : [{ i, color: row.change === 'added' ? ADDED : REMOVED }]));
+  const { enterAt, leaveAt, regions } = plan;
+  const changed = code.rows.flatMap((row, i) => (row.change === 'context' ? [] : [{ i, color: row.change === 'added' ? colours.addedBar : colours.removedBar }]));
+  const band = withAlpha(theme.accent, colours.sweepAlpha);
+  // Without lines, the band sweeps down the note's.
+  const sweep = code.rows.length || !code.note ? { rows: code.sweepRows, height: lineHeight } : { rows: code.note.lines.map((_, i) => i), height: code.note.lineHeight };
+  const rowTop = (i: number, scroll: number, dy: number) => viewport.y + pad + dy + i * lineHeight - scroll;
+  const onScreen = (y: number) => y >= viewport.y && y + lineHeight <= viewport.y + viewport.height - pad;
 
   return {
     draw(surface: Surface, t: number, alpha: number) {
-      heading?.draw(surface, t, layout.content.x, layout.content.y, { enterAt, leaveAt }, alpha);
-      const beside = { left: heading ? layout.content.x : code.window.x, top: heading ? layout.content.y : code.window.y, height: heading?.height ?? Math.round(120 * u) };
-      accentMark(surface, layout, theme, beside, t, { enterAt, leaveAt }, alpha);
+      if (heading && regions.heading) heading.draw(surface, t, regions.heading.x, regions.heading.y, { enterAt, leaveAt }, alpha);
+      if (regions.mark) accentMark(surface, theme, regions.mark, t, { enterAt, leaveAt }, alpha);
       const enter = easeOutCubic(progress(t, enterAt + 100, 650));
       const leave = easeInCubic(progress(t, leaveAt + 100, 400));
       const opacity = alpha * enter * (1 - leave);
@@ -52,125 +61,84 @@ export function codePainter(plan: ScenePlan, layout: Layout, theme: Theme): Pain
       surface.image(window.body, code.window.x, code.window.y + dy);
 
       const scroll = Math.round(code.scrollTo * easeInOutCubic(progress(t, code.scrollStart, code.scrollEnd - code.scrollStart)));
+      // The typed line glows as it types itself in; then a soft band of the accent sweeps down
+      // the changed rows, over and over, under the code.
+      if (code.typed && t >= code.typed.start && t < code.typedEnd + 150) {
+        surface.alpha = opacity * Math.sin(Math.PI * progress(t, code.typed.start, code.typedEnd + 150 - code.typed.start));
+        for (const i of code.typed.rows) {
+          const y = rowTop(i, scroll, dy);
+          if (onScreen(y)) surface.fillRect(band, viewport.x, y, viewport.width, lineHeight);
+        }
+        surface.alpha = opacity;
+      }
+      const sweeping = t - code.typedEnd - 150;
+      if (sweeping > 0 && sweep.rows.length) {
+        const step = Math.floor(sweeping / SWEEP_MS);
+        const y = viewport.y + pad + dy + sweep.rows[step % sweep.rows.length]! * sweep.height - scroll;
+        const glow = Math.sin(Math.PI * ((sweeping % SWEEP_MS) / SWEEP_MS));
+        surface.alpha = opacity * glow;
+        if (y >= viewport.y && y + sweep.height <= viewport.y + viewport.height) surface.fillRect(band, viewport.x, y, viewport.width, sweep.height);
+        surface.alpha = opacity;
+      }
       // The layer starts with a padding row, so the lines scroll up to the title bar, not to a gap below it.
       const visible = Math.min(lines.height - scroll, viewport.height - pad);
       if (visible > 0) surface.imageRegion(lines, 0, scroll, lines.width, visible, viewport.x, viewport.y + dy, lines.width, visible);
+      typing?.draw(surface, t, scroll, dy, opacity);
       // After the scroll lands, a bar in the gutter glows beside each changed line on screen.
       const glow = easeOutCubic(progress(t, code.scrollEnd, 500));
       if (glow > 0) {
         surface.alpha = opacity * glow;
         for (const { i, color } of changed) {
-          const y = viewport.y + pad + dy + i * lineHeight - scroll;
-          if (y < viewport.y || y + lineHeight > viewport.y + viewport.height - pad) continue;
-          surface.fillRect(color, viewport.x, y, Math.max(3, Math.round(5 * u)), lineHeight);
+          const y = rowTop(i, scroll, dy);
+          if (onScreen(y)) surface.fillRect(color, viewport.x, y, Math.max(3, Math.round(5 * u)), lineHeight);
         }
       }
       surface.alpha = 1;
-      caption?.draw(surface, t, code.window.x + radius, code.window.y + code.window.height - radius, { enterAt: enterAt + 600, leaveAt }, alpha);
+      if (caption && regions.caption) {
+        const { x, y, height } = regions.caption;
+        caption.draw(surface, t, x, y + height, { enterAt: enterAt + 600, leaveAt }, alpha);
+      }
     },
     dispose() {},
   };
 }
 
-/** Shadow, body and title bar: three dots, the path, the status and the +/- counts. */
-function windowLayer(code: CodePlan, theme: Theme, radius: number, u: number): { shadow: PanelShadow; body: Canvas } {
-  const { window: rect, titleBarHeight, highlighted } = code;
-  const shadow = new PanelShadow(rect, radius, { blur: 44 * u, color: theme.dark ? 'rgba(0, 0, 0, 0.6)' : 'rgba(15, 20, 30, 0.25)', offsetY: 16 * u });
-  const bar = mix(highlighted.background, highlighted.foreground, 0.06);
-  const body = layer(rect.width, rect.height, (ctx) => {
-    roundedRect(ctx, { x: 0, y: 0, width: rect.width, height: rect.height }, radius);
-    ctx.fillStyle = highlighted.background;
-    ctx.fill();
-    ctx.save();
-    ctx.clip();
-    ctx.fillStyle = bar;
-    ctx.fillRect(0, 0, rect.width, titleBarHeight);
-    ctx.restore();
-    const mid = titleBarHeight / 2;
-    ['#ff5f57', '#febc2e', '#28c840'].forEach((color, i) => {
-      ctx.fillStyle = color;
-      ctx.beginPath();
-      ctx.arc(30 * u + i * 24 * u, mid, 7 * u, 0, Math.PI * 2);
-      ctx.fill();
-    });
-    const size = 22 * u;
-    ctx.textBaseline = 'middle';
-    const { excerpt } = code;
-    const counts = [`+${excerpt.additions}`, `−${excerpt.deletions}`] as const;
-    const countsWidth = measure(counts.join('  '), size, theme.mono, 700);
-    const statusText = excerpt.status ?? '';
-    const statusWidth = statusText ? measure(statusText, size * 0.8, theme.sans, 700) + 24 * u : 0;
-    ctx.font = font(size, theme.mono, 500);
-    ctx.fillStyle = mix(highlighted.foreground, bar, 0.15);
-    ctx.fillText(elide(excerpt.path, size, theme.mono, rect.width - 180 * u - countsWidth - statusWidth), 120 * u, mid);
-    let x = rect.width - 24 * u - countsWidth;
-    ctx.font = font(size, theme.mono, 700);
-    ctx.fillStyle = ADDED;
-    ctx.fillText(counts[0], x, mid);
-    ctx.fillStyle = REMOVED;
-    ctx.fillText(counts[1], x + measure(`${counts[0]}  `, size, theme.mono, 700), mid);
-    if (statusText) {
-      x -= statusWidth + 12 * u;
-      ctx.fillStyle = withAlpha(theme.accent, 0.9);
-      ctx.beginPath();
-      ctx.roundRect(x, mid - size * 0.7, statusWidth, size * 1.4, size * 0.7);
-      ctx.fill();
-      ctx.font = font(size * 0.8, theme.sans, 700);
-      ctx.fillStyle = readableOn(theme.accent);
-      ctx.fillText(statusText, x + 12 * u, mid);
-    }
+/**
+ * The typed line: until its time, what is not typed yet is hidden under a patch of its row's
+ * own colour, which shrinks character by character behind a caret in the accent colour.
+ */
+function typingOf(code: CodePlan, colours: CodeColours, pad: number): { draw(surface: Surface, t: number, scroll: number, dy: number, opacity: number): void } {
+  const typed = code.typed!;
+  const { viewport, lineHeight, gutterWidth, charWidth, fontSize } = code;
+  const rows = typed.rows.map((i) => {
+    const row = code.rows[i]!;
+    const text = characters(row.tokens.map((token) => token.text).join(''));
+    const x0 = viewport.x + gutterWidth + row.indent * charWidth;
+    // Where each character ends, as the layer drew them.
+    const ends = text.map((_, k) => x0 + measure(text.slice(0, k + 1).join(''), fontSize, colours.mono, 400));
+    return { i, x0, ends };
   });
-  return { shadow, body };
-}
-
-/** Keeps the end of a long path, where the file name is. */
-function elide(path: string, size: number, family: string, room: number): string {
-  let text = path;
-  while (text.length > 4 && measure(text, size, family, 500) > room) text = `…${text.slice(2)}`;
-  return text;
-}
-
-/** Every row that is ever on screen: diff backgrounds, gutter with numbers and markers, coloured tokens. */
-function codeLayer(code: CodePlan, theme: Theme, pad: number): Canvas {
-  const { rows, highlighted, viewport, lineHeight, fontSize, charWidth, gutterWidth } = code;
-  return layer(viewport.width, pad + rows.length * lineHeight, (ctx) => {
-    const gutterColor = mix(highlighted.foreground, highlighted.background, 0.55);
-    ctx.textBaseline = 'middle';
-    rows.forEach((row, i) => {
-      const y = pad + i * lineHeight;
-      const mid = y + lineHeight / 2;
-      if (row.change !== 'context') {
-        ctx.fillStyle = withAlpha(row.change === 'added' ? ADDED : REMOVED, theme.dark ? 0.2 : 0.14);
-        ctx.fillRect(0, y, viewport.width, lineHeight);
+  const total = rows.reduce((sum, row) => sum + row.ends.length, 0);
+  const caretWidth = Math.max(2, Math.round(fontSize * 0.12));
+  return {
+    draw(surface, t, scroll, dy, opacity) {
+      if (t >= typed.end + CARET_STAYS_MS) return;
+      let left = Math.floor(total * progress(t, typed.start, typed.end - typed.start));
+      let caret = false;
+      surface.alpha = opacity;
+      for (const row of rows) {
+        const y = viewport.y + pad + dy + row.i * lineHeight - scroll;
+        const count = Math.min(row.ends.length, left);
+        left -= count;
+        const from = count ? row.ends[count - 1]! : row.x0;
+        if (count < row.ends.length) surface.fillRect(colours.addedRow, Math.floor(from), y, Math.ceil(viewport.x + viewport.width - from), lineHeight);
+        // The caret follows the last character typed, on the first row not typed whole (the last row once all is typed).
+        if (!caret && (count < row.ends.length || row === rows.at(-1))) {
+          surface.fillRect(colours.caret, Math.round(from + 1), Math.round(y + lineHeight * 0.18), caretWidth, Math.round(lineHeight * 0.64));
+          caret = true;
+        }
       }
-      ctx.font = font(fontSize, theme.mono, 400);
-      ctx.fillStyle = row.change === 'context' ? gutterColor : row.change === 'added' ? ADDED : REMOVED;
-      const number = row.number === null ? '' : String(row.number);
-      const markerX = gutterWidth - 2 * charWidth;
-      ctx.fillText(number, markerX - charWidth * (number.length + 1), mid);
-      // The marker only on a line's first row, as in a diff view that wraps.
-      if (row.change !== 'context' && row.number !== null) ctx.fillText(row.change === 'added' ? '+' : '−', markerX, mid);
-      let x = gutterWidth + row.indent * charWidth;
-      for (const token of row.tokens) {
-        ctx.font = `${token.italic ? 'italic ' : ''}${font(fontSize, theme.mono, token.bold ? 700 : 400)}`;
-        ctx.fillStyle = row.change === 'removed' ? mix(token.color, highlighted.background, 0.35) : token.color;
-        ctx.fillText(token.text, x, mid);
-        x += ctx.measureText(token.text).width;
-        if (x > viewport.width) break;
-      }
-    });
-  });
-}
-
-/** When the source was not sent: the file's digest in the window instead of its lines. */
-function noteLayer(code: CodePlan, theme: Theme, u: number, pad: number): Canvas {
-  const size = 30 * u;
-  const { viewport, highlighted } = code;
-  const lines = wrap(code.excerpt.note ?? '', size, theme.sans, 400, viewport.width - 80 * u);
-  return layer(viewport.width, pad + Math.max(1, lines.length * size * 1.4), (ctx) => {
-    ctx.font = font(size, theme.sans, 400);
-    ctx.fillStyle = highlighted.foreground;
-    ctx.textBaseline = 'top';
-    lines.forEach((line, i) => ctx.fillText(line, 40 * u, pad + i * size * 1.4));
-  });
+      surface.alpha = 1;
+    },
+  };
 }
