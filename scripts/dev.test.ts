@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '@vp/devstack';
 import { waitFor } from '@vp/testing';
+import { DEV_STACK_SECRETS } from './dev-secrets.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const generatedClient = join(root, 'packages/db/src/generated/client.ts');
@@ -83,7 +84,7 @@ describe.runIf(process.platform === 'linux')('pnpm dev', () => {
       expect(existsSync(join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true);
       expect(existsSync(join(dataDir, 'temporal.sqlite'))).toBe(true);
       // Secrets of its own, made on this first run, readable by its owner only.
-      expect(output).toContain('Made the stack\'s secrets (LINK_SIGNING_SECRET, URL_SIGNING_SECRET, WEBHOOK_SECRET_KEY, TEMPORAL_PAYLOAD_KEY)');
+      expect(output).toContain(`Made the stack's secrets (${DEV_STACK_SECRETS.join(', ')})`);
       expect(statSync(join(dataDir, 'secrets.env')).mode & 0o777).toBe(0o600);
       // Every port it opened is on loopback only: another interface of this machine reaches none.
       const outside = Object.values(networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal)?.address;

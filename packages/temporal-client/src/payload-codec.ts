@@ -1,12 +1,14 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { Payload, PayloadCodec } from '@temporalio/common';
-import { temporal } from '@temporalio/proto';
+import proto from '@temporalio/proto';
 
 const ENCODING = 'binary/encrypted';
 const KEY_ID = 'encryption-key-id';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
+// A CommonJS package: Node's ESM import sees only its default export.
+const { Payload: PayloadMessage } = proto.temporal.api.common.v1;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -31,7 +33,7 @@ export class AesGcmPayloadCodec implements PayloadCodec {
     return payloads.map((payload) => {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', this.#current.key, iv);
-      const sealed = Buffer.concat([cipher.update(temporal.api.common.v1.Payload.encode(payload).finish()), cipher.final()]);
+      const sealed = Buffer.concat([cipher.update(PayloadMessage.encode(payload).finish()), cipher.final()]);
       return {
         metadata: { encoding: encoder.encode(ENCODING), [KEY_ID]: encoder.encode(this.#current.id) },
         data: Buffer.concat([iv, sealed, cipher.getAuthTag()]),
@@ -49,7 +51,7 @@ export class AesGcmPayloadCodec implements PayloadCodec {
       const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, IV_BYTES));
       decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
       const opened = Buffer.concat([decipher.update(data.subarray(IV_BYTES, data.length - TAG_BYTES)), decipher.final()]);
-      return temporal.api.common.v1.Payload.decode(opened);
+      return PayloadMessage.decode(opened);
     });
   }
 }
