@@ -1,4 +1,5 @@
 import { describe, expect } from 'vitest';
+import { sqlPool } from '@vp/db';
 import { createWorkspace, setMember } from '@vp/accounts';
 import { Production, type BriefInput, type Stage } from '@vp/contracts';
 import { balance } from '@vp/ledger';
@@ -369,6 +370,29 @@ describe('greenlight, comments, decline and cancel', () => {
     }
     expect((await me.read(production.id)).production.stage).toBe('pitch_ready');
     expect(await balance(database.db, me.account.id)).toBe(1000);
+  });
+
+  it('answers 503 when the production does not answer within the deadline; the greenlight is taken all the same once it can be', async ({ stack, database }) => {
+    const me = await caller(stack, database.db);
+    const { production } = await json(await me.create());
+    await me.reach(production.id, 'pitch_ready');
+    const impatient = appOverTemporal({ ...stack, config: { ...stack.config, temporal: { ...stack.config.temporal, updateDeadlineMs: 1000 } } }, database.db, stack.temporal.client);
+    // The greenlight's step waits for a lock another transaction holds on the production's row.
+    const holder = await sqlPool(database.db).connect();
+    await holder.query('BEGIN');
+    await holder.query('SELECT 1 FROM productions WHERE id = $1 FOR UPDATE', [production.id]);
+    try {
+      const res = await impatient.request(`/v1/productions/${production.id}/greenlight`, withKey(me.apiKey, { json: {} }));
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('10');
+      expect(await json(res)).toEqual({ error: UNCONFIRMED_CHANGE });
+    } finally {
+      await holder.query('ROLLBACK');
+      holder.release();
+    }
+    // Read again, as the answer says: the greenlight went through once the row was free.
+    const greenlit = await me.reach(production.id, 'making');
+    expect(greenlit.production.creditsCharged).toBe(10);
   });
 
   it('auto mode greenlights as soon as the pitch lands', async ({ stack, database }) => {
