@@ -20,9 +20,10 @@ import { requireWebhooks } from './webhooks/service.ts';
 import { deliveryRoutes } from './delivery/routes.ts';
 import { renderRoutes, renderVideoRoutes } from './renders/routes.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limit/fixed-window.ts';
+import { within } from './surfaces.ts';
 
 /** Routes whose bodies are not JSON (multipart uploads). */
-const NON_JSON_BODIES = (path: string) => path.startsWith('/v1/renders');
+const NON_JSON_BODIES = (path: string) => within(path, '/v1/renders');
 /** A new production's brief, the one JSON body that may be large. */
 const BRIEFS = '/v1/productions';
 
