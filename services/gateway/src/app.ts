@@ -7,6 +7,7 @@ import type { GatewayDeps, GatewayEnv } from './env.ts';
 import { healthRoutes } from './health.ts';
 import { closeAfterUnreadBody, limitBody, requireJsonBody } from './http/body.ts';
 import { errorResponse, notFound, onError, validationHook } from './http/errors.ts';
+import { requireUtf8Query } from './http/query.ts';
 import { requestContext } from './http/request-context.ts';
 import { notStored, securityHeaders } from './http/security-headers.ts';
 import { keyRoutes } from './keys/routes.ts';
@@ -52,6 +53,7 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
   app.use('/production-links/*', checkFirst(() => requireLinks(deps.config)));
   app.use(limitBody(deps.config.http.bodyLimitBytes, { except: (path) => NON_JSON_BODIES(path) || path === BRIEFS }));
   app.use(BRIEFS, limitBody(deps.config.http.briefBodyLimitBytes));
+  app.use('/v1/*', requireUtf8Query);
   app.use('/v1/*', requireJsonBody({ except: NON_JSON_BODIES }));
   app.use('/production-links/*', requireJsonBody());
 

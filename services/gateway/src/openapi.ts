@@ -14,6 +14,7 @@ may write; viewers read (writes answer 403 \`forbidden\`). A workspace you canno
 
 **Errors.** Every non-2xx body is \`{ error, code?, issues? }\`; a 400 for a request that does not fit its
 schema lists each problem in \`issues\` as \`{ path, message }\` (a body that is not JSON at all has one, at path \`""\`).
+Text must be UTF-8 without NUL or half a UTF-16 surrogate pair (\`\\ud800\` alone): such text is refused the same way.
 Besides the answers each route lists, any route may answer 405 \`method_not_allowed\` (with \`Allow\`), 413
 \`payload_too_large\` (a body over the server's limit: 32 MiB for a new production's brief, 1 MiB for others, by default), 415 \`unsupported_media_type\` (a body
 not sent as JSON) and 500 \`internal\`. Every response carries \`X-Request-Id\`.

@@ -1,12 +1,12 @@
-import { MediaItem, NUL_REFUSED, spokenWords, voiceoverRoomWords } from '@vp/contracts';
+import { MediaItem, spokenWords, StorableText, voiceoverRoomWords } from '@vp/contracts';
 import { z } from 'zod';
 import { brandStyle } from './brand.ts';
 import { transitionEffects, transitionInto, transitionMsBetween, voiceOffsetMs } from './choreography.ts';
 import { Composition, MAX_SCENES, parseComposition, retime, TRANSITIONS, type Music, type Scene, type VoiceLine } from './schema.ts';
 
-/** Text as a person types it: no NUL (PostgreSQL stores none), ends trimmed, a form's CRLF line breaks as LF. */
+/** Text as a person types it: storable, ends trimmed, a form's CRLF line breaks as LF. */
 const Typed = (max: number) =>
-  z.string().refine((text) => !text.includes('\0'), NUL_REFUSED).transform((text) => text.replace(/\r\n?/g, '\n').trim()).pipe(z.string().max(max));
+  StorableText.transform((text) => text.replace(/\r\n?/g, '\n').trim()).pipe(z.string().max(max));
 /** A whole number, sent as a number or as a form's digits; an empty field is left out. */
 const TypedWhole = (min: number, max: number, words: { whole: string; min: string; max: string }) =>
   z.preprocess(
@@ -49,7 +49,7 @@ export const CompositionEdit = z.object({
   })).optional(),
   voiceover: ByIndex(Typed(1000)).optional(),
   media: ByIndex(z.object({
-    url: z.string().refine((text) => !text.includes('\0'), NUL_REFUSED).transform((text) => text.trim()).pipe(MediaItem.shape.url).optional(),
+    url: StorableText.transform((text) => text.trim()).pipe(MediaItem.shape.url).optional(),
   })).optional(),
   music: z.object({
     /** A select's value: a form always sends one. */

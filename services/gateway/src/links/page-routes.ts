@@ -2,7 +2,10 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError, LinkCommentBody, LinkDeclineBody } from '@vp/contracts';
+import type { ZodError } from 'zod';
 import type { GatewayEnv } from '../env.ts';
+import { validationIssues } from '../http/errors.ts';
+import { readForm } from '../http/form.ts';
 import { linkPage, PAGE_ACTIONS, refusedPage, unusableLinkPage, type PageAction } from './page.ts';
 import * as service from './service.ts';
 
@@ -46,12 +49,16 @@ export function linkPageRoutes(deps: service.LinkDeps) {
     const token = c.req.param('token');
     const action = pageAction(c.req.param('action'));
     if (!action) return c.html(unusableLinkPage('There is no such action.'), 404);
-    // A body its Content-Type does not describe (multipart without a boundary, or cut short) is no browser's form.
-    const form = await c.req.parseBody().catch(() => null);
-    if (!form) return show(c, token, { action, done: null, problem: 'The form could not be read; send it again from this page.' }, 400);
+    // A body its Content-Type does not describe (multipart without a boundary, or cut short), or
+    // one of another type or not UTF-8, is no browser's form. Past the body limit, the refusal's page.
+    const form = await readForm(c).catch((error: unknown) => {
+      if (error instanceof ApiError && error.status !== 413) return error;
+      throw error;
+    });
+    if (form instanceof ApiError) return show(c, token, { action, done: null, problem: 'The form could not be read; send it again from this page.' }, form.status as ContentfulStatusCode);
     // Browsers send a line break as CRLF but count it as one character for maxlength; the server counts
-    // (and keeps) it as LF too. A browser's form never holds NUL, and PostgreSQL stores none: a crafted one is dropped.
-    const field = (name: string) => (typeof form[name] === 'string' ? form[name].replaceAll('\0', '').replace(/\r\n?/g, '\n').trim() : '');
+    // (and keeps) it as LF too.
+    const field = (name: string) => (typeof form[name] === 'string' ? form[name].replace(/\r\n?/g, '\n').trim() : '');
     const comment = field('comment');
     const reason = field('reason');
     try {
@@ -91,9 +98,16 @@ function withHeadersOf(c: Context, error: ApiError) {
 function toAction(action: PageAction, comment: string, reason: string): service.LinkAction {
   if (action === 'greenlight') return { kind: 'greenlight' };
   if (action === 'comment') {
-    if (!LinkCommentBody.safeParse({ comment }).success) throw new ApiError(400, 'Write a comment of 1 to 4000 characters.');
+    refuseUnless(LinkCommentBody.safeParse({ comment }), 'Write a comment of 1 to 4000 characters.');
     return { kind: 'comment', comment };
   }
-  if (!LinkDeclineBody.safeParse({ reason }).success) throw new ApiError(400, 'A reason can be at most 1000 characters.');
+  refuseUnless(LinkDeclineBody.safeParse({ reason }), 'A reason can be at most 1000 characters.');
   return { kind: 'decline', ...(reason ? { reason } : {}) };
+}
+
+/** A field its schema refused: text that cannot be stored says why (a browser never sends it); any other refusal, `otherwise`. */
+function refuseUnless(result: { success: boolean; error?: ZodError }, otherwise: string) {
+  if (!result.error) return;
+  const unstorable = result.error.issues.find((issue) => issue.code === 'custom');
+  throw new ApiError(400, unstorable?.message ?? otherwise, undefined, {}, validationIssues(result.error));
 }
