@@ -1,4 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { except } from 'hono/combine';
 import { createMiddleware } from 'hono/factory';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { createBlobStore } from '@vp/blobs';
@@ -9,7 +10,9 @@ import { closeAfterUnreadBody, limitBody, requireJsonBody } from './http/body.ts
 import { errorResponse, notFound, onError, validationHook } from './http/errors.ts';
 import { requireUtf8Query } from './http/query.ts';
 import { requestContext } from './http/request-context.ts';
-import { notStored, securityHeaders } from './http/security-headers.ts';
+import { refuseCrossSiteForms } from './http/csrf.ts';
+import { notStored, ownOrigins, securityHeaders } from './http/security-headers.ts';
+import { DOCS, docsRoutes } from './docs.ts';
 import { keyRoutes } from './keys/routes.ts';
 import { publishOpenApi } from './openapi.ts';
 import { productionRoutes } from './productions/routes.ts';
@@ -35,16 +38,22 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
   app.notFound(notFound);
 
   app.use(requestContext(deps.log));
-  app.use(securityHeaders);
+  app.use(except(DOCS, securityHeaders(deps.config)));
+  app.use(DOCS, securityHeaders(deps.config, { inlineStyles: true }));
   app.use('/v1/*', notStored);
   app.use('/production-links/*', notStored);
   app.use(closeAfterUnreadBody());
+  // Under /go every answer is a page, a method not allowed's too.
+  app.use('/go/*', linkPageRefusals);
   app.use(methodNotAllowed({
     app,
     onMethodNotAllowed: (c, allowed) =>
       errorResponse(c, 405, { error: `${c.req.method} is not allowed here; use ${allowed.join(', ')}.`, code: 'method_not_allowed' }, { Allow: allowed.join(', ') }),
   }));
-  app.use('/go/*', linkPageRefusals);
+  // The pages' forms, before anything acts or is counted.
+  const sameSiteForms = refuseCrossSiteForms(ownOrigins(deps.config));
+  app.use('/go/*', sameSiteForms);
+  app.use('/projects/*', sameSiteForms);
   // The key and the rate limit first: a caller without a key gets its 401 (or 429) before a byte of
   // its body is read, and only authorised callers get as far as the body limits.
   app.use(guard(deps, limiter));
@@ -68,6 +77,7 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
   app.route('/', renderVideoRoutes({ ...deps, blobs }));
   app.route('/', deliveryRoutes({ ...deps, blobs }));
   publishOpenApi(app, deps.config.baseUrl);
+  app.route('/', docsRoutes());
   return app;
 }
 

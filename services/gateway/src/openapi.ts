@@ -1,5 +1,4 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { Scalar } from '@scalar/hono-api-reference';
 import type { Env } from 'hono';
 
 const DESCRIPTION = `
@@ -73,5 +72,4 @@ export function publishOpenApi<E extends Env>(app: OpenAPIHono<E>, baseUrl: stri
   let cached: ReturnType<typeof document> | null = null;
   const get = () => (cached ??= document());
   app.get('/v1/openapi.json', (c) => c.json(get()));
-  app.get('/docs', Scalar({ url: '/v1/openapi.json', pageTitle: 'Video Production Service API' }));
 }

@@ -1,13 +1,16 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { ApiError, LinkCommentBody, LinkDeclineBody } from '@vp/contracts';
+import { ApiError, LinkCommentBody, LinkDeclineBody, type ErrorBody } from '@vp/contracts';
 import type { ZodError } from 'zod';
 import type { GatewayEnv } from '../env.ts';
 import { validationIssues } from '../http/errors.ts';
 import { readForm } from '../http/form.ts';
 import { linkPage, PAGE_ACTIONS, refusedPage, unusableLinkPage, type PageAction } from './page.ts';
 import * as service from './service.ts';
+
+/** A link token as @vp/links mints them: base64url claims, a dot, a base64url signature; 1024 characters at most. */
+const TOKEN_SHAPE = /^(?=.{3,1024}$)[\w-]+\.[\w-]+$/;
+const NOT_A_LINK = 'This link is not one we sent.';
 
 const pageAction = (value: string | undefined): PageAction | null => PAGE_ACTIONS.find((action) => action === value) ?? null;
 
@@ -19,7 +22,9 @@ const pageAction = (value: string | undefined): PageAction | null => PAGE_ACTION
 export function linkPageRoutes(deps: service.LinkDeps) {
   const app = new Hono<GatewayEnv>();
   // Paths on this server, whatever APP_URL says: the page may be served here beside an app of one's own.
-  const pageUrl = (token: string) => `/go/${token}`;
+  // The token as it was sent, encoded again: decoded, one holding CR, LF or NUL (no link's does)
+  // would be refused as a Location header's value, failing the answer.
+  const pageUrl = (token: string) => `/go/${encodeURIComponent(token)}`;
   const formUrl = (token: string) => (action: PageAction) => `${pageUrl(token)}/${action}`;
 
   /** The page, with `problem` when an action was refused; a link that cannot be read gets a page saying why. */
@@ -40,9 +45,12 @@ export function linkPageRoutes(deps: service.LinkDeps) {
   }));
 
   // Where a refused form was shown: opened again (from history, a restored tab), it is the page.
+  // What cannot be a link's token at all has no page to lead back to.
   app.get('/:token/:action', (c) => {
+    const token = c.req.param('token');
+    if (!TOKEN_SHAPE.test(token)) return c.html(unusableLinkPage(NOT_A_LINK), 404);
     const action = pageAction(c.req.param('action'));
-    return c.redirect(`${pageUrl(c.req.param('token'))}${action ? `?action=${action}` : ''}`, 303);
+    return c.redirect(`${pageUrl(token)}${action ? `?action=${action}` : ''}`, 303);
   });
 
   app.post('/:token/:action', async (c) => {
@@ -75,18 +83,22 @@ export function linkPageRoutes(deps: service.LinkDeps) {
 }
 
 /**
- * The page's answer to a request refused before it got there (the rate limit, the body limit):
- * a page for the person at the browser, with the refusal's status and headers, not the API's JSON.
+ * Every answer under /go is a page, for the person at the browser: a request refused before it
+ * got to the routes (the rate limit, the body limit, a method not allowed), an address that is
+ * none of theirs, or a failure of ours keeps its status and headers, and says in a page what the
+ * API's error shape would have said.
  */
 export const linkPageRefusals: MiddlewareHandler = async (c, next) => {
   await next();
-  const error = c.error;
-  if (!(error instanceof ApiError || error instanceof HTTPException)) return;
+  if (!c.res.headers.get('content-type')?.startsWith('application/json')) return;
+  const { error } = (await c.res.json()) as ErrorBody;
   const headers = new Headers(c.res.headers);
   headers.set('content-type', 'text/html; charset=UTF-8');
   headers.set('cache-control', 'no-store');
   headers.delete('content-length');
-  c.res = new Response(refusedPage(error.message), { status: c.res.status, headers });
+  const status = c.res.status;
+  c.res = undefined;
+  c.res = new Response(status === 404 ? unusableLinkPage(NOT_A_LINK) : refusedPage(error), { status, headers });
 };
 
 /** A refusal's own headers (a 429's Retry-After) go out with the page that shows it. */
