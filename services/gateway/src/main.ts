@@ -5,6 +5,7 @@ import { createBlobStore } from '@vp/blobs';
 import { loadConfig, requireDatabaseUrl } from '@vp/config';
 import { createDb } from '@vp/db';
 import { createApp } from './app.ts';
+import { answerClientErrors } from './http/client-errors.ts';
 import { answerStalledBodies } from './http/stalled-bodies.ts';
 import { createRateLimiter } from './rate-limit/fixed-window.ts';
 
@@ -21,6 +22,7 @@ const server = serve({ fetch: app.fetch, hostname: config.http.host, port: confi
   log.info({ port: info.port, baseUrl: config.baseUrl }, 'gateway listening'),
 );
 answerStalledBodies(server, config.http.bodyIdleTimeoutMs);
+answerClientErrors(server);
 
 /** Stop taking requests, let those in flight finish (10 s at most), then let go of the database. */
 async function shutdown() {
