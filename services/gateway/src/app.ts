@@ -15,6 +15,7 @@ import { notStored, ownOrigins, securityHeaders } from './http/security-headers.
 import { DOCS, docsRoutes } from './docs.ts';
 import { keyRoutes } from './keys/routes.ts';
 import { publishOpenApi } from './openapi.ts';
+import { documentPages } from './pages-openapi.ts';
 import { productionRoutes } from './productions/routes.ts';
 import { linkPageRefusals, linkPageRoutes } from './links/page-routes.ts';
 import { linkRoutes } from './links/routes.ts';
@@ -76,6 +77,7 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
   app.route('/v1/renders', renderRoutes<GatewayEnv>({ ...deps, blobs, caller: (c) => c.var.principal, receivedAt: (c) => c.var.receivedAt }));
   app.route('/', renderVideoRoutes({ ...deps, blobs }));
   app.route('/', deliveryRoutes({ ...deps, blobs }));
+  documentPages(app);
   publishOpenApi(app, deps.config.baseUrl);
   app.route('/', docsRoutes());
   return app;
