@@ -1,13 +1,11 @@
-import { serve } from '@hono/node-server';
 import { Client, Connection } from '@temporalio/client';
 import pino from 'pino';
 import { createBlobStore } from '@vp/blobs';
 import { loadConfig, requireDatabaseUrl } from '@vp/config';
 import { createDb } from '@vp/db';
 import { createApp } from './app.ts';
-import { answerClientErrors } from './http/client-errors.ts';
-import { answerStalledBodies } from './http/stalled-bodies.ts';
 import { createRateLimiter } from './rate-limit/fixed-window.ts';
+import { serveApp } from './server.ts';
 
 const config = loadConfig();
 const log = pino({ level: config.logLevel, base: { service: 'gateway' } });
@@ -18,11 +16,9 @@ const limiter = createRateLimiter(db);
 const app = createApp({ config, db, temporal: () => temporal, log, blobs: createBlobStore(config.blobs) }, limiter);
 
 const sweep = setInterval(() => limiter.sweep().catch((err) => log.warn({ err }, 'rate-limit sweep failed')), 60_000);
-const server = serve({ fetch: app.fetch, hostname: config.http.host, port: config.http.port }, (info) =>
-  log.info({ port: info.port, baseUrl: config.baseUrl }, 'gateway listening'),
+const server = serveApp(app, { hostname: config.http.host, port: config.http.port, bodyIdleTimeoutMs: config.http.bodyIdleTimeoutMs }, (port) =>
+  log.info({ port, baseUrl: config.baseUrl }, 'gateway listening'),
 );
-answerStalledBodies(server, config.http.bodyIdleTimeoutMs);
-answerClientErrors(server);
 
 /** Stop taking requests, let those in flight finish (10 s at most), then let go of the database. */
 async function shutdown() {
