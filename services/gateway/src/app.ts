@@ -1,5 +1,4 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { except } from 'hono/combine';
 import { createMiddleware } from 'hono/factory';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { createBlobStore } from '@vp/blobs';
@@ -12,7 +11,7 @@ import { requireUtf8Query } from './http/query.ts';
 import { requestContext } from './http/request-context.ts';
 import { refuseCrossSiteForms } from './http/csrf.ts';
 import { notStored, ownOrigins, securityHeaders } from './http/security-headers.ts';
-import { DOCS, docsRoutes } from './docs.ts';
+import { docsRoutes } from './docs.ts';
 import { keyRoutes } from './keys/routes.ts';
 import { publishOpenApi } from './openapi.ts';
 import { documentPages } from './pages-openapi.ts';
@@ -39,8 +38,7 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
   app.notFound(notFound);
 
   app.use(requestContext(deps.log));
-  app.use(except(DOCS, securityHeaders(deps.config)));
-  app.use(DOCS, securityHeaders(deps.config, { inlineStyles: true }));
+  app.use(securityHeaders(deps.config));
   app.use('/v1/*', notStored);
   app.use('/production-links/*', notStored);
   app.use(closeAfterUnreadBody());
