@@ -161,6 +161,18 @@ describe('malformed text is refused where it comes in (400 with issues), and not
       }
     }
   });
+
+  it('in a path parameter: a link\'s token holding NUL is named; one that is not UTF-8 is no link of ours (404), an id no id (400)', async ({ stack, database }) => {
+    const { apiKey } = await seedAccount(database.db);
+    for (const { what, encoded, asBytes } of MALFORMED) {
+      const link = await stack.app.request(`/production-links/${encoded}`, from());
+      expect(link.status, what).toBe(asBytes === NUL_REFUSED ? 400 : 404);
+      if (asBytes === NUL_REFUSED) expect((await json(link)).issues, what).toEqual([{ path: 'token', message: NUL_REFUSED }]);
+      const production = await stack.app.request(`/v1/productions/${encoded}`, withKey(apiKey));
+      expect(production.status, what).toBe(400);
+      expect((await json(production)).issues, what).toEqual([expect.objectContaining({ path: 'id' })]);
+    }
+  });
 });
 
 describe('text people write is taken and kept exactly', () => {
