@@ -23,9 +23,6 @@ export const ErrorBody = z
   .meta({ id: 'Error' });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
-/** Why text holding U+0000 is refused: PostgreSQL stores no NUL, and no brief, comment or name means one. */
-export const NUL_REFUSED = 'Text may not contain the NUL character (U+0000).';
-
 /** Seconds a caller waits before asking again when a request could not be handed on. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 10;
 

@@ -1,6 +1,7 @@
 export * from './auth.ts';
 export * from './brief.ts';
 export * from './errors.ts';
+export * from './text.ts';
 export * from './lists.ts';
 export * from './pitch.ts';
 export * from './production.ts';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Format, Origin } from './brief.ts';
 import { Pitch } from './pitch.ts';
 import { CommentText, Delivery, Stage } from './production.ts';
+import { StorableText } from './text.ts';
 
 /** A greenlight link lives this long from minting. */
 export const LINK_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
@@ -41,5 +42,5 @@ export const LinkCommentBody = z
   .object({ comment: CommentText })
   .meta({ id: 'LinkCommentBody' });
 export const LinkDeclineBody = z
-  .object({ reason: z.string().max(1000).optional() })
+  .object({ reason: StorableText.max(1000).optional() })
   .meta({ id: 'LinkDeclineBody' });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Brief, Origin } from './brief.ts';
 import { Pitch } from './pitch.ts';
+import { StorableText } from './text.ts';
 
 export const STAGES = [
   'queued', 'writing_pitch', 'pitch_ready', 'greenlit', 'making', 'exporting',
@@ -98,7 +99,7 @@ export const CreateProductionBody = z
     workspaceId: z.uuid().optional(),
     brief: Brief,
     greenlightMode: GreenlightMode.default('manual'),
-    externalId: z.string().min(1).max(200).optional(),
+    externalId: StorableText.min(1).max(200).optional(),
     origin: Origin.optional(),
   })
   .meta({ id: 'CreateProductionBody' });
@@ -114,20 +115,19 @@ export const GreenlightBody = z
   .object({ pitchVersion: z.int().min(1).optional() })
   .meta({ id: 'GreenlightBody' });
 /** What the next pitch is written from: blank space alone asks for nothing. */
-export const CommentText = z.string().trim().min(1, 'Write what should change.').max(4000);
+export const CommentText = StorableText.trim().min(1, 'Write what should change.').max(4000);
 export const CommentBody = z
   .object({ comment: CommentText, pitchVersion: z.int().min(1).optional() })
   .meta({ id: 'CommentBody' });
 export const DeclineBody = z
-  .object({ reason: z.string().max(1000).optional() })
+  .object({ reason: StorableText.max(1000).optional() })
   .meta({ id: 'DeclineBody' });
 export const CancelBody = z
-  .object({ reason: z.string().max(1000).optional() })
+  .object({ reason: StorableText.max(1000).optional() })
   .meta({ id: 'CancelBody' });
 
 /** `stage` filter: one stage name or a comma-separated list, exact match. */
-export const StageFilter = z
-  .string()
+export const StageFilter = StorableText
   .transform((value, ctx) => {
     const names = value.split(',').map((s) => s.trim()).filter(Boolean);
     const unknown = names.filter((n) => !(STAGES as readonly string[]).includes(n));

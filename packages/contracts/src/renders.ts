@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { StorableText } from './text.ts';
 
 /**
  * DECISIONS (Renders): 1 to 10 images, PNG, JPEG or WebP by their bytes, at most 10 MB each (and,
@@ -41,8 +42,8 @@ export const CreateRenderForm = z
     images: z.array(ImageFile).min(1, 'send 1 to 10 images').max(MAX_RENDER_IMAGES, 'send 1 to 10 images'),
     resolution: RenderResolution.default('1080p'),
     background: z.enum(['black', 'white']).default('black'),
-    appName: z.string().trim().max(120).optional().meta({ description: 'Shown on the title and end cards.' }),
-    accent: z.string().trim().max(32).optional().meta({ description: 'A CSS colour for the accent, e.g. `#ff5a36`, `rgb(255 90 54)` or `tomato`; anything else is a 400.' }),
+    appName: StorableText.trim().max(120).optional().meta({ description: 'Shown on the title and end cards.' }),
+    accent: StorableText.trim().max(32).optional().meta({ description: 'A CSS colour for the accent, e.g. `#ff5a36`, `rgb(255 90 54)` or `tomato`; anything else is a 400.' }),
     wait: z.enum(['true', 'false']).default('true').meta({ description: 'Hold the request until the video is ready (up to 90 s, then 202).' }),
   })
   .meta({ id: 'CreateRenderForm' });

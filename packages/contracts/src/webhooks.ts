@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Production } from './production.ts';
+import { storable, StorableText } from './text.ts';
 
 /** Event types a pipeline change publishes; each can be subscribed to. */
 export const SUBSCRIBABLE_EVENT_TYPES = [
@@ -59,6 +60,7 @@ export type WebhookEndpointWithSecret = z.infer<typeof WebhookEndpointWithSecret
 
 export const WebhookUrl = z
   .url()
+  .check(storable)
   .max(2000)
   .meta({ description: 'https, resolving only to public addresses (checked at create and again at each attempt).' });
 
@@ -66,7 +68,7 @@ export const CreateWebhookBody = z
   .object({
     workspaceId: z.uuid().optional(),
     url: WebhookUrl,
-    description: z.string().max(200).nullable().optional(),
+    description: StorableText.max(200).nullable().optional(),
     events: EventSubscription.optional(),
   })
   .meta({ id: 'CreateWebhookBody' });
@@ -75,7 +77,7 @@ export type CreateWebhookBody = z.infer<typeof CreateWebhookBody>;
 export const UpdateWebhookBody = z
   .object({
     url: WebhookUrl.optional(),
-    description: z.string().max(200).nullable().optional(),
+    description: StorableText.max(200).nullable().optional(),
     events: EventSubscription.optional(),
     enabled: z.boolean().optional().meta({ description: 'Re-enabling resets `consecutiveFailures`.' }),
   })

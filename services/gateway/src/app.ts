@@ -8,12 +8,16 @@ import { gatewayDomain } from './domain.ts';
 import { healthRoutes } from './health.ts';
 import { closeAfterUnreadBody, limitBody, requireJsonBody } from './http/body.ts';
 import { errorResponse, notFound, onError, validationHook } from './http/errors.ts';
+import { requireUtf8Query } from './http/query.ts';
 import { requestContext } from './http/request-context.ts';
-import { notStored, securityHeaders } from './http/security-headers.ts';
+import { refuseCrossSiteForms } from './http/csrf.ts';
+import { notStored, ownOrigins, securityHeaders } from './http/security-headers.ts';
+import { docsRoutes } from './docs.ts';
 import { keyRoutes } from './keys/routes.ts';
 import { publishOpenApi } from './openapi.ts';
 import { requireLinks } from '@vp/productions';
 import { requireWebhooks } from '@vp/webhooks';
+import { documentPages } from './pages-openapi.ts';
 import { productionRoutes } from './productions/routes.ts';
 import { linkPageRefusals, linkPageRoutes } from './links/page-routes.ts';
 import { linkRoutes } from './links/routes.ts';
@@ -21,9 +25,10 @@ import { webhookRoutes } from './webhooks/routes.ts';
 import { deliveryRoutes } from './delivery/routes.ts';
 import { renderRoutes, renderVideoRoutes } from './renders/routes.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limit/fixed-window.ts';
+import { within } from './surfaces.ts';
 
 /** Routes whose bodies are not JSON (multipart uploads). */
-const NON_JSON_BODIES = (path: string) => path.startsWith('/v1/renders');
+const NON_JSON_BODIES = (path: string) => within(path, '/v1/renders');
 /** A new production's brief, the one JSON body that may be large. */
 const BRIEFS = '/v1/productions';
 
@@ -34,16 +39,21 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
   app.notFound(notFound);
 
   app.use(requestContext(deps.log));
-  app.use(securityHeaders);
+  app.use(securityHeaders(deps.config));
   app.use('/v1/*', notStored);
   app.use('/production-links/*', notStored);
   app.use(closeAfterUnreadBody());
+  // Under /go every answer is a page, a method not allowed's too.
+  app.use('/go/*', linkPageRefusals);
   app.use(methodNotAllowed({
     app,
     onMethodNotAllowed: (c, allowed) =>
       errorResponse(c, 405, { error: `${c.req.method} is not allowed here; use ${allowed.join(', ')}.`, code: 'method_not_allowed' }, { Allow: allowed.join(', ') }),
   }));
-  app.use('/go/*', linkPageRefusals);
+  // The pages' forms, before anything acts or is counted.
+  const sameSiteForms = refuseCrossSiteForms(ownOrigins(deps.config));
+  app.use('/go/*', sameSiteForms);
+  app.use('/projects/*', sameSiteForms);
   // The key and the rate limit first: a caller without a key gets its 401 (or 429) before a byte of
   // its body is read, and only authorised callers get as far as the body limits.
   app.use(guard(deps, limiter));
@@ -53,6 +63,7 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
   app.use('/production-links/*', checkFirst(() => requireLinks(domain.links)));
   app.use(limitBody(deps.config.http.bodyLimitBytes, { except: (path) => NON_JSON_BODIES(path) || path === BRIEFS }));
   app.use(BRIEFS, limitBody(deps.config.http.briefBodyLimitBytes));
+  app.use('/v1/*', requireUtf8Query);
   app.use('/v1/*', requireJsonBody({ except: NON_JSON_BODIES }));
   app.use('/production-links/*', requireJsonBody());
 
@@ -67,7 +78,9 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
   app.route('/', renderVideoRoutes(renders));
   app.route('/', deliveryRoutes({ ...deps, renders: domain.renders }));
   app.route('/', codecRoutes(deps.config));
+  documentPages(app);
   publishOpenApi(app, deps.config.baseUrl);
+  app.route('/', docsRoutes());
   return app;
 }
 

@@ -1,4 +1,3 @@
-import { serve } from '@hono/node-server';
 import { Connection } from '@temporalio/client';
 import pino from 'pino';
 import { createBlobStore } from '@vp/blobs';
@@ -6,8 +5,8 @@ import { loadConfig, requireDatabaseUrl } from '@vp/config';
 import { createDb } from '@vp/db';
 import { temporalClient } from '@vp/temporal-client';
 import { createApp } from './app.ts';
-import { answerStalledBodies } from './http/stalled-bodies.ts';
 import { createRateLimiter } from './rate-limit/fixed-window.ts';
+import { serveApp } from './server.ts';
 
 const config = loadConfig();
 const log = pino({ level: config.logLevel, base: { service: 'gateway' } });
@@ -18,10 +17,9 @@ const limiter = createRateLimiter(db);
 const app = createApp({ config, db, temporal: () => temporal, log, blobs: createBlobStore(config.blobs) }, limiter);
 
 const sweep = setInterval(() => limiter.sweep().catch((err) => log.warn({ err }, 'rate-limit sweep failed')), 60_000);
-const server = serve({ fetch: app.fetch, hostname: config.http.host, port: config.http.port }, (info) =>
-  log.info({ port: info.port, baseUrl: config.baseUrl }, 'gateway listening'),
+const server = serveApp(app, { hostname: config.http.host, port: config.http.port, bodyIdleTimeoutMs: config.http.bodyIdleTimeoutMs }, (port) =>
+  log.info({ port, baseUrl: config.baseUrl }, 'gateway listening'),
 );
-answerStalledBodies(server, config.http.bodyIdleTimeoutMs);
 
 /** Stop taking requests, let those in flight finish (10 s at most), then let go of the database. */
 async function shutdown() {

@@ -1,5 +1,4 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { Scalar } from '@scalar/hono-api-reference';
 import type { Env } from 'hono';
 
 const DESCRIPTION = `
@@ -14,9 +13,10 @@ may write; viewers read (writes answer 403 \`forbidden\`). A workspace you canno
 
 **Errors.** Every non-2xx body is \`{ error, code?, issues? }\`; a 400 for a request that does not fit its
 schema lists each problem in \`issues\` as \`{ path, message }\` (a body that is not JSON at all has one, at path \`""\`).
+Text must be UTF-8 without NUL or half a UTF-16 surrogate pair (\`\\ud800\` alone): such text is refused the same way.
 Besides the answers each route lists, any route may answer 405 \`method_not_allowed\` (with \`Allow\`), 413
 \`payload_too_large\` (a body over the server's limit: 32 MiB for a new production's brief, 1 MiB for others, by default), 415 \`unsupported_media_type\` (a body
-not sent as JSON) and 500 \`internal\`. Every response carries \`X-Request-Id\`.
+not sent as JSON), 431 \`headers_too_large\` (an address and headers past 16 KiB) and 500 \`internal\`. Every response carries \`X-Request-Id\`.
 
 **Rate limits.** Fixed one-minute windows: /v1/productions 120 per key, /v1/webhooks 60 per key,
 /v1/renders 30 per key, /v1/keys 60 per IP address, DELETE /v1/keys/current 30 per key, /production-links
@@ -72,5 +72,4 @@ export function publishOpenApi<E extends Env>(app: OpenAPIHono<E>, baseUrl: stri
   let cached: ReturnType<typeof document> | null = null;
   const get = () => (cached ??= document());
   app.get('/v1/openapi.json', (c) => c.json(get()));
-  app.get('/docs', Scalar({ url: '/v1/openapi.json', pageTitle: 'Video Production Service API' }));
 }

@@ -35,9 +35,14 @@ export const SURFACES: readonly Surface[] = [
 /** Any other /v1 path still needs a live key; it then answers 404. */
 const OTHER_V1: Surface = { name: 'v1', prefix: '/v1', access: 'any', limit: null };
 
+/** Whether `path` is `prefix` or under it, on whole segments: `/v1x` is not under `/v1`. */
+export const within = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
+
+/** The API's own paths, where keys work: /v1 and under it. */
+export const isApiPath = (path: string) => within(path, '/v1');
+
 export function surfaceOf(method: string, path: string): Surface | null {
-  const within = (prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
-  const found = SURFACES.find((s) => within(s.prefix) && (!s.method || s.method === method));
+  const found = SURFACES.find((s) => within(path, s.prefix) && (!s.method || s.method === method));
   if (found) return found;
-  return within('/v1') ? OTHER_V1 : null;
+  return isApiPath(path) ? OTHER_V1 : null;
 }

@@ -236,7 +236,9 @@ describe('the built-in writer: brand, sound and templates', () => {
 
   it('clips every text to its bound without cutting a character in half', async () => {
     const emoji = '👨‍👩‍👧🇫🇷😀'.repeat(700);
-    const b = brief({ intent: emoji.slice(0, 1999), context: `${emoji}. ${emoji}.`, brand: { name: '😀'.repeat(120) }, media: [image('m', '🇫🇷'.repeat(100), emoji.slice(0, 499))] });
+    // Cut at the bound by code units, as a client might; a pair cut in half is no text (the spec refuses it), so it goes whole.
+    const upTo = (units: number) => emoji.slice(0, units).replace(/\p{Cs}$/u, '');
+    const b = brief({ intent: upTo(1999), context: `${emoji}. ${emoji}.`, brand: { name: '😀'.repeat(120) }, media: [image('m', '🇫🇷'.repeat(100), upTo(499))] });
     const pitch = await first(b);
     expect(validatePitchFor(b, pitch)).toEqual([]);
     for (const text of [pitch.title, pitch.summary, ...pitch.shots.flatMap((s) => [s.title, s.visual, s.text, s.voiceover])]) {

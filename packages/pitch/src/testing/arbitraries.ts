@@ -1,4 +1,4 @@
-import { ASPECTS, TEMPLATES, type BriefInput } from '@vp/contracts';
+import { ASPECTS, TEMPLATES, unstorableText, type BriefInput } from '@vp/contracts';
 import fc from 'fast-check';
 
 /** Awkward pieces of text: accents, combining marks, emoji sequences, flags, right-to-left, whitespace. */
@@ -6,7 +6,7 @@ const PIECES = ['word ', 'Émilie ', 'e\u0301', '😀', '👨‍👩‍👧', '�
 
 const cut = (max: number) => (text: string) => Array.from(text).slice(0, max).join('');
 
-/** Text of `min` to `max` characters (code points, as the schema counts), sometimes right at the bound. */
+/** Text of `min` to `max` characters (code points, as the schema counts), sometimes right at the bound; storable (no NUL, no lone surrogate), as the spec allows. */
 export function text(max: number, min = 0): fc.Arbitrary<string> {
   const short = Math.min(max, 40);
   return fc.oneof(
@@ -21,7 +21,7 @@ export function text(max: number, min = 0): fc.Arbitrary<string> {
           return unit.repeat(Math.ceil(length / unit.length) + 1);
         }),
     },
-  ).map(cut(max)).filter((s) => Array.from(s).length >= min);
+  ).map(cut(max)).filter((s) => Array.from(s).length >= min && unstorableText(s) === null);
 }
 
 const sentence = fc
@@ -98,7 +98,7 @@ const noiseFile = fc.oneof(
   fc.tuple(codeFile, fc.constantFrom(...NOISE)).map(([file, path]) => ({ ...file, path })),
   fc.tuple(codeFile, text(60)).map(([file, raw]) => {
     const line = raw.replace(/\n/g, ' ');
-    return { ...file, path: `src/${file.path}`.slice(0, 500), patch: `@@ -1 +1 @@\n-${line}\n+  ${line}\t` };
+    return { ...file, path: cut(500)(`src/${file.path}`), patch: `@@ -1 +1 @@\n-${line}\n+  ${line}\t` };
   }),
 );
 

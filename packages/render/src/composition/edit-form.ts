@@ -1,4 +1,4 @@
-import { MediaItem, NUL_REFUSED } from '@vp/contracts';
+import { MediaItem, StorableText } from '@vp/contracts';
 import { z } from 'zod';
 import { MAX_SCENES, TRANSITIONS } from './schema.ts';
 
@@ -7,9 +7,9 @@ import { MAX_SCENES, TRANSITIONS } from './schema.ts';
  * the value an edit means, and named by its path (`scenes.2.title`) when it cannot be.
  */
 
-/** Text as a person types it: no NUL (PostgreSQL stores none), ends trimmed, a form's CRLF line breaks as LF. */
+/** Text as a person types it: storable, ends trimmed, a form's CRLF line breaks as LF. */
 const Typed = (max: number) =>
-  z.string().refine((text) => !text.includes('\0'), NUL_REFUSED).transform((text) => text.replace(/\r\n?/g, '\n').trim()).pipe(z.string().max(max));
+  StorableText.transform((text) => text.replace(/\r\n?/g, '\n').trim()).pipe(z.string().max(max));
 /** A whole number, sent as a number or as a form's digits; an empty field is left out. */
 const TypedWhole = (min: number, max: number, words: { whole: string; min: string; max: string }) =>
   z.preprocess(
@@ -52,7 +52,7 @@ export const CompositionEdit = z.object({
   })).optional(),
   voiceover: ByIndex(Typed(1000)).optional(),
   media: ByIndex(z.object({
-    url: z.string().refine((text) => !text.includes('\0'), NUL_REFUSED).transform((text) => text.trim()).pipe(MediaItem.shape.url).optional(),
+    url: StorableText.transform((text) => text.trim()).pipe(MediaItem.shape.url).optional(),
   })).optional(),
   music: z.object({
     /** A select's value: a form always sends one. */

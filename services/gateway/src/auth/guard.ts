@@ -6,7 +6,7 @@ import { ApiError, SESSION_COOKIE } from '@vp/contracts';
 import type { GatewayDeps, GatewayEnv } from '../env.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { windowAt, type RateLimiter } from '../rate-limit/fixed-window.ts';
-import { surfaceOf } from '../surfaces.ts';
+import { isApiPath, surfaceOf } from '../surfaces.ts';
 import { alreadyRevoked, authenticate, bearerApiKey, revokedKeyId } from './api-key.ts';
 
 /**
@@ -16,7 +16,7 @@ import { alreadyRevoked, authenticate, bearerApiKey, revokedKeyId } from './api-
 export function guard(deps: GatewayDeps, limiter: RateLimiter) {
   return createMiddleware<GatewayEnv>(async (c, next) => {
     const surface = surfaceOf(c.req.method, c.req.path);
-    if (!c.req.path.startsWith('/v1') && bearerApiKey(c.req.header('authorization'))) {
+    if (!isApiPath(c.req.path) && bearerApiKey(c.req.header('authorization'))) {
       throw new ApiError(403, 'API keys work only on /v1 paths.', 'api_key_scope');
     }
     if (!surface) return next();

@@ -17,7 +17,7 @@ export function sharePage(input: {
     title: input.title,
     head,
     body: html`<h1>${input.title}</h1>
-<video controls playsinline preload="metadata" poster="${input.posterUrl}" width="${input.width}" height="${input.height}" style="aspect-ratio: ${input.width} / ${input.height}; height: auto">
+<video controls playsinline preload="metadata" poster="${input.posterUrl}" width="${input.width}" height="${input.height}">
   <source src="${input.videoUrl}" type="video/mp4">
   <a href="${input.videoUrl}">Download the video</a>
 </video>
@@ -62,7 +62,7 @@ export function projectPage(input: {
     ? html`<a href="${input.projectUrl}/edit">Edit, and export as version ${version.version + 1}</a>`
     : html`<span class="muted">This project has ${MAX_PROJECT_VERSIONS} versions, as many as a project keeps; any of them can be exported again.</span>`}</p>
   <details><summary>The composition (JSON)</summary><pre>${JSON.stringify(version.composition, null, 2)}</pre></details>` : null}
-  <h2 style="margin-top:16px">Exports</h2>
+  <h2 class="spaced">Exports</h2>
   ${version.exports.length
     ? html`<table><thead><tr><th>Started</th><th>Status</th><th></th></tr></thead><tbody>${exportRows}</tbody></table>`
     : html`<p class="muted">Not exported yet.</p>`}

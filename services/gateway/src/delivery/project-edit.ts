@@ -7,6 +7,7 @@ import { editUrl, MAX_EXPORTS_UNDER_WAY, MAX_PROJECT_VERSIONS, queueExport, save
 import { editComposition, rebaseEdit, type Music } from '@vp/render/edit';
 import type { GatewayEnv } from '../env.ts';
 import { editPage, type EditState, type StoredComposition } from './edit-page.ts';
+import { readForm } from '../http/form.ts';
 import { missing, wantsPage } from './missing.ts';
 
 export type { DeliveredProject };
@@ -65,7 +66,7 @@ export function projectEditRoutes(deps: {
   app.post('/projects/:projectId/versions', async (c) => {
     const found = await deps.project(c.req.param('projectId'));
     if (!found) return missing(c, 'There is no project at this address.');
-    const { baseVersion, ...changes } = await readForm(c);
+    const { baseVersion, ...changes } = await readForm(c, { dot: true });
     const [newest, first] = [found.versions[0]!, found.versions.at(-1)!];
     const from = found.versions.find((version) => String(version.version) === baseVersion);
     if (!from) throw ApiError.invalid('baseVersion', `The version the changes were made to: ${first.version} to ${newest.version} here.`);
@@ -116,18 +117,4 @@ export function projectEditRoutes(deps: {
   });
 
   return app;
-}
-
-/** The edit form's fields, nested by their dotted names (`scenes.2.title`). */
-async function readForm(c: Context): Promise<Record<string, unknown>> {
-  const type = c.req.header('content-type') ?? '';
-  if (!/^(?:application\/x-www-form-urlencoded|multipart\/form-data)\s*(?:;|$)/i.test(type)) {
-    throw new ApiError(415, `Send the form as application/x-www-form-urlencoded or multipart/form-data (got ${type || 'no Content-Type'}).`, 'unsupported_media_type');
-  }
-  try {
-    return await c.req.parseBody({ dot: true });
-  } catch (error) {
-    if (error instanceof ApiError) throw error; // the body limit's 413
-    throw ApiError.invalid('', 'The form could not be read.');
-  }
 }

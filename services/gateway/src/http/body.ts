@@ -1,6 +1,7 @@
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
-import { ApiError, NUL_REFUSED } from '@vp/contracts';
+import { ApiError } from '@vp/contracts';
+import { strictUtf8 } from './text.ts';
 import type { GatewayEnv } from '../env.ts';
 
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
@@ -24,8 +25,9 @@ export function limitBody(maxBytes: number, options: { except?: (path: string) =
 
 /**
  * JSON routes take JSON: a body of another type is 415. An empty body is no body, whatever its
- * Content-Type says (many clients send application/json with every POST). Text holding NUL is a
- * 400 naming the field: PostgreSQL stores no NUL, and no brief, comment or name means one.
+ * Content-Type says (many clients send application/json with every POST). The body must be UTF-8
+ * (RFC 8259): bytes that are not are a 400 here, not text changed into U+FFFD. What its strings
+ * hold is the schemas' to check (`StorableText`).
  */
 export function requireJsonBody(options: { except?: (path: string) => boolean } = {}) {
   return createMiddleware<GatewayEnv>(async (c, next) => {
@@ -37,9 +39,13 @@ export function requireJsonBody(options: { except?: (path: string) => boolean } 
         if (!/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
           throw new ApiError(415, `Send the body as application/json (got ${type || 'no Content-Type'}).`, 'unsupported_media_type');
         }
-        // Parsed once here; the route's validator reads the same parse. Malformed JSON is left to it.
-        const path = await c.req.json().then(pathOfNul, () => null);
-        if (path !== null) throw ApiError.invalid(path, NUL_REFUSED);
+        // Decoded once here; the route's validator parses the same text.
+        const text = strictUtf8(await c.req.arrayBuffer());
+        if (text === null) throw ApiError.invalid('', 'The body is not UTF-8 text.');
+        // Hono keeps each read of the body as a promise (its types say the value): `json()` parses this text.
+        const cache = c.req.bodyCache as { text?: Promise<string>; arrayBuffer?: unknown };
+        cache.text = Promise.resolve(text);
+        delete cache.arrayBuffer;
       }
     }
     await next();
@@ -67,33 +73,8 @@ function withoutContentType(request: Request): Request {
   return new Request(request.url, { method: request.method, headers });
 }
 
-/** A place in a parsed body: its key, and the place holding it. */
-type Place = { key: string; up: Place } | null;
-function dotted(place: Place): string {
-  const keys: string[] = [];
-  for (let at = place; at; at = at.up) keys.push(at.key);
-  return keys.reverse().join('.');
-}
-
-/**
- * The dotted path of the first string (or key) holding NUL in a parsed body; null when none does.
- * Walked with a stack of its own: a body nested thousands deep must not exhaust the call stack.
- */
-function pathOfNul(body: unknown): string | null {
-  const pending: { value: unknown; place: Place }[] = [{ value: body, place: null }];
-  for (let next = pending.pop(); next; next = pending.pop()) {
-    const { value, place } = next;
-    if (place?.key.includes('\0') || (typeof value === 'string' && value.includes('\0'))) return dotted(place);
-    if (typeof value !== 'object' || value === null) continue;
-    // Pushed last to first, so that entries are looked at in order, each key before its value.
-    const entries = Object.entries(value);
-    for (let i = entries.length - 1; i >= 0; i--) pending.push({ value: entries[i]![1], place: { key: entries[i]![0], up: place } });
-  }
-  return null;
-}
-
 /** A body was sent: a length above zero, a chunked body, or (without either header) a typed one. */
-function hasBody(request: Request): boolean {
+export function hasBody(request: Request): boolean {
   const declared = declaresBody(request.headers.get('content-length'), request.headers.has('transfer-encoding'));
   return declared ?? (request.headers.has('content-type') && request.body !== null);
 }

@@ -52,7 +52,7 @@ describe('every non-2xx body is { error, code?, issues? } (spec: Errors)', () =>
     for (const [body, path] of [
       [{ brief: { intent: 'Launch\u0000day' } }, 'brief.intent'],
       [{ brief: { intent: 'Launch', code: [{ path: 'bin/tool', source: 'ELF\u0000\u0001' }] } }, 'brief.code.0.source'],
-      // The first in the body's order, a key before its value.
+      // A key the schema does not know is dropped, never stored: only the field is refused.
       [{ brief: { intent: 'Launch', context: 'a\u0000' }, 'x\u0000': 1 }, 'brief.context'],
     ] as const) {
       const res = await gateway.app.request('/v1/productions', withKey(gateway.apiKey, { json: body }));
@@ -62,7 +62,7 @@ describe('every non-2xx body is { error, code?, issues? } (spec: Errors)', () =>
     expect(await database.db.production.count()).toBe(before);
   });
 
-  roomy('a body nested a million deep is a 400, as any body of the wrong shape; NUL deep inside one is found', async ({ gateway }) => {
+  roomy('a body nested a million deep is a 400, as any body of the wrong shape, NUL deep inside one or not', async ({ gateway }) => {
     const depth = 1_000_000;
     const post = (body: string) => gateway.app.request('/v1/productions', {
       method: 'POST', headers: { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json' }, body,
@@ -72,7 +72,7 @@ describe('every non-2xx body is { error, code?, issues? } (spec: Errors)', () =>
     expect(await json(deep)).toMatchObject({ issues: [expect.objectContaining({ path: 'brief' })] });
     const nul = await post(`{"brief":${'{"a":'.repeat(depth)}"x\\u0000"${'}'.repeat(depth)}}`);
     expect(nul.status).toBe(400);
-    expect((await json(nul)).issues[0].path).toBe(['brief', ...Array(depth).fill('a')].join('.'));
+    expect(await json(nul)).toMatchObject({ issues: [expect.objectContaining({ path: 'brief.intent' })] });
   });
 
   roomy('a request refused before its body was read closes its connection: the requests after it are not lost with it', async ({ gateway }) => {

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /** Markup built with `html`: interpolated values are escaped unless they are markup themselves. */
 export class Markup {
   constructor(readonly value: string) {}
@@ -31,7 +33,7 @@ const STYLE = `
   h1 { font-size: 1.6rem; line-height: 1.25; margin: 0 0 16px; }
   h2 { font-size: 1.15rem; margin: 0; }
   a { color: var(--accent); }
-  video { display: block; width: 100%; max-height: 75vh; background: #000; border-radius: 12px; }
+  video { display: block; width: 100%; height: auto; max-height: 75vh; background: #000; border-radius: 12px; }
   .muted { color: var(--muted); font-size: .92rem; }
   .card { background: var(--card); border: 1px solid var(--line); border-radius: 12px; padding: 20px; margin: 20px 0; }
   .row { display: flex; gap: 12px; align-items: center; justify-content: space-between; flex-wrap: wrap; }
@@ -39,7 +41,7 @@ const STYLE = `
   th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
   button { font: inherit; padding: 8px 14px; border-radius: 8px; border: 0; background: var(--accent); color: #fff; cursor: pointer; }
   pre { overflow: auto; max-height: 420px; font-size: .8rem; background: var(--bg); padding: 12px; border-radius: 8px; }
-  .status-done { color: #15803d; } .status-failed { color: #b91c1c; }
+  .status-done { color: #15803d; } .status-failed { color: #b91c1c; } .spaced { margin-top: 16px; }
   textarea { display: block; width: 100%; min-height: 5em; margin: 8px 0 12px; font: inherit; padding: 8px 10px; border-radius: 8px; border: 1px solid var(--line); background: var(--bg); color: var(--fg); }
   input, select { font: inherit; padding: 6px 8px; border-radius: 8px; border: 1px solid var(--line); background: var(--bg); color: var(--fg); }
   input:not([type=color]) { display: block; width: 100%; margin-top: 4px; } input[type=color] { display: block; width: 64px; height: 36px; padding: 2px; margin-top: 4px; }
@@ -49,6 +51,12 @@ const STYLE = `
   .chosen { border: 2px solid var(--accent); }
   .notice { border-left: 4px solid var(--accent); } .notice.problem { border-left-color: #b91c1c; }
 `;
+
+/**
+ * The stylesheet's hash, which the Content-Security-Policy names (`style-src 'sha256-…'`): the
+ * pages' one stylesheet is always this text, and no page has a style attribute.
+ */
+export const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
 
 /** A whole page: one stylesheet, no scripts. */
 export function page(input: { title: string; head?: Markup; body: Markup }): string {

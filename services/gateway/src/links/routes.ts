@@ -1,6 +1,6 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Env } from 'hono';
-import { ErrorBody, GreenlightLinkView, LinkCommentBody, LinkDeclineBody, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@vp/contracts';
+import { ErrorBody, GreenlightLinkView, LinkCommentBody, LinkDeclineBody, StorableText, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@vp/contracts';
 import { answerLink, readLink, type LinkDeps } from '@vp/productions';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
@@ -21,7 +21,7 @@ const ACTING = {
   },
 } as const;
 
-const Token = z.object({ token: z.string().min(1).meta({ param: { name: 'token', in: 'path' }, description: 'The signed token from the link.' }) });
+const Token = z.object({ token: StorableText.min(1).meta({ param: { name: 'token', in: 'path' }, description: 'The signed token from the link.' }) });
 const tags = ['Greenlight links'];
 const PUBLIC = { security: [] };
 

@@ -2,7 +2,7 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context, Env } from 'hono';
 import {
   CancelBody, CommentBody, CreateProductionBody, DeclineBody, ErrorBody, GreenlightBody, Limit, Production,
-  NUL_REFUSED, ProductionEvent, QueueStatus, StageFilter, UNAVAILABLE_RETRY_AFTER_SECONDS, Usage,
+  ProductionEvent, QueueStatus, StageFilter, StorableText, UNAVAILABLE_RETRY_AFTER_SECONDS, Usage,
 } from '@vp/contracts';
 import type { Caller } from '@vp/contracts';
 import {
@@ -51,8 +51,8 @@ const routes = {
       query: WorkspaceQuery.extend({
         stage: StageFilter.optional().meta({ description: 'A stage or a comma-separated list of stages (exact match).' }),
         limit: Limit,
-        cursor: z.string().max(200).optional(),
-        externalId: z.string().max(200).refine((id) => !id.includes('\0'), NUL_REFUSED).optional(),
+        cursor: StorableText.max(200).optional(),
+        externalId: StorableText.max(200).optional(),
       }),
     },
     responses: {

@@ -1,10 +1,10 @@
 import type { Context } from 'hono';
-import { ApiError, CreateRenderForm, MAX_RENDER_IMAGE_BYTES, MAX_RENDER_IMAGES, NUL_REFUSED, type ErrorBody } from '@vp/contracts';
+import { ApiError, CreateRenderForm, MAX_RENDER_IMAGE_BYTES, MAX_RENDER_IMAGES, NOT_UTF8, type ErrorBody } from '@vp/contracts';
 import { formatBytes } from '@vp/net';
 import { normalizeColor } from '@vp/render/checks';
 import { validationIssues } from '../http/errors.ts';
 import { checkImage, type ImageType } from './images.ts';
-import { MAX_PARTS, readMultipart, type FormPart } from './multipart.ts';
+import { MAX_PARTS, readMultipart, type FormPart } from '../http/multipart.ts';
 
 export type RenderRequest = Omit<CreateRenderForm, 'images'> & { images: (ImageType & { bytes: Buffer })[] };
 type Issues = NonNullable<ErrorBody['issues']>;
@@ -56,8 +56,8 @@ export async function readRenderRequest(c: Context, maxBytes: number): Promise<{
       repeated.add(name);
     }
     else if (part.kind === 'field') {
-      if (part.value.includes('\0')) issues.push({ path: name, message: NUL_REFUSED });
-      fields.set(name, part.value);
+      if (part.value === null) issues.push({ path: name, message: NOT_UTF8 });
+      else fields.set(name, part.value);
     }
     else issues.push({ path: name, message: 'Send this as a text field, not a file.' });
     seen.add(name);

@@ -318,7 +318,7 @@ describe('POST /v1/renders', () => {
       { path: 'images.9', message: "'last.png' is not a PNG, JPEG or WebP image." },
     ]);
     const repeated = await me.post(form([image(png), ['appName', 'a\u0000'], ['appName', 'b'], ['appName', 'c']]));
-    expect((await json(repeated)).issues).toEqual([{ path: 'appName', message: expect.stringMatching(/NUL/) }, { path: 'appName', message: 'Given more than once.' }]);
+    expect((await json(repeated)).issues).toEqual([{ path: 'appName', message: 'Given more than once.' }, { path: 'appName', message: expect.stringMatching(/NUL/) }]);
     // A file's name is quoted in a problem, at most 100 characters of it.
     const named = await me.post(form([image(Buffer.from('not a picture'), `${'n'.repeat(5000)}.png`)]));
     expect((await json(named)).issues).toEqual([{ path: 'images.0', message: `'${'n'.repeat(99)}…' is not a PNG, JPEG or WebP image.` }]);

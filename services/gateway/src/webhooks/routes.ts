@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context, Env } from 'hono';
 import {
-  CreateWebhookBody, ErrorBody, Limit, UpdateWebhookBody, WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret,
+  CreateWebhookBody, ErrorBody, Limit, StorableText, UpdateWebhookBody, WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret,
   WebhookEventPayload,
 } from '@vp/contracts';
 import type { Caller } from '@vp/contracts';
@@ -26,7 +26,7 @@ const Queued = json(z.object({ delivery: WebhookDelivery }), 'Queued; attempted 
   + 'Recorded before it is started: one that cannot be started at once (Temporal unreachable) is started by the outbox sweep, within a minute or two of Temporal being back.');
 const NotSendable = error('The endpoint is switched off (`endpoint_disabled`), or points at an address this server may not reach (`wrong_server`).');
 
-const Cursor = z.string().max(200).optional().meta({ description: 'Where the previous page ended: its `nextCursor`.' });
+const Cursor = StorableText.max(200).optional().meta({ description: 'Where the previous page ended: its `nextCursor`.' });
 const Id = z.object({ id: z.uuid().meta({ param: { name: 'id', in: 'path' }, description: 'The endpoint id.' }) });
 const body = <T extends z.ZodType>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
 const EndpointResponse = z.object({ endpoint: WebhookEndpoint });

@@ -1,9 +1,14 @@
 import { once } from 'node:events';
+import type { Readable } from 'node:stream';
 import { Busboy } from '@fastify/busboy';
+import { strictUtf8 } from './text.ts';
 
-/** A part of a multipart form, in the order sent. A file's `bytes` are null when they were not kept. */
+/**
+ * A part of a multipart form, in the order sent. A text field's `value` is null when its bytes
+ * are not UTF-8; a file's `bytes` are null when they were not kept.
+ */
 export type FormPart =
-  | { kind: 'field'; name: string; value: string }
+  | { kind: 'field'; name: string; value: string | null }
   | { kind: 'file'; name: string; filename: string; tooLarge: boolean; bytes: Buffer | null };
 
 export type MultipartLimits = {
@@ -40,7 +45,10 @@ export async function readMultipart(
   try {
     parser = Busboy({
       headers: { 'content-type': contentType },
-      limits: { fileSize: limits.maxFileBytes, fieldSize: MAX_FIELD_BYTES, headerSize: MAX_HEADER_BYTES, parts: MAX_PARTS },
+      limits: { fileSize: limits.maxFileBytes, headerSize: MAX_HEADER_BYTES, parts: MAX_PARTS },
+      // Every part comes as its bytes, text fields too (told apart below): busboy would decode a
+      // field's bytes that are not UTF-8 into U+FFFD unseen, and they are refused instead.
+      isPartAFile: () => true,
     });
   } catch {
     return { ok: false, problem: 'unreadable' }; // no boundary
@@ -48,16 +56,14 @@ export async function readMultipart(
   const parts: FormPart[] = [];
   let tooManyParts = false;
   parser.on('partsLimit', () => void (tooManyParts = true));
-  parser.on('field', (name, value) => {
-    if (limits.wanted(name)) parts.push({ kind: 'field', name, value });
-  });
-  // A part sent as application/octet-stream is a file even without a filename, which busboy then
-  // gives as undefined, whatever its types say.
-  parser.on('file', (name, stream, filename: string | undefined) => {
+  // A part with a file name, or sent as application/octet-stream, is a file (busboy's own rule;
+  // it gives the name as undefined then, whatever its types say); any other is a text field.
+  parser.on('file', (name, stream, filename: string | undefined, _encoding: string, type: string) => {
     // A body that ends inside a file fails the parser, which says so below; the file's own stream
     // reports the same error, and unheard it would take the process down.
     stream.on('error', () => {});
     if (!limits.wanted(name)) return void stream.resume();
+    if (filename === undefined && type !== 'application/octet-stream') return void parts.push(readField(name, stream));
     const part: FormPart & { kind: 'file' } = { kind: 'file', name, filename: filename ?? '', tooLarge: false, bytes: null };
     parts.push(part);
     if (!limits.keep(name)) return void stream.resume();
@@ -100,4 +106,21 @@ export async function readMultipart(
     return { ok: false, problem: 'unreadable' };
   }
   return tooManyParts ? { ok: false, problem: 'too_many_parts' } : { ok: true, parts };
+}
+
+/** A text field, its value read once its part ends: UTF-8, or null; a longer one is cut, and fails its own length check. */
+function readField(name: string, stream: Readable): FormPart & { kind: 'field' } {
+  const part: FormPart & { kind: 'field' } = { kind: 'field', name, value: null };
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  stream.on('data', (chunk: Buffer) => {
+    if (kept < MAX_FIELD_BYTES) chunks.push(chunk.subarray(0, MAX_FIELD_BYTES - kept));
+    kept += chunk.length;
+  });
+  stream.on('end', () => {
+    const bytes = Buffer.concat(chunks);
+    // Cut at the limit, it may end mid-character: too long either way.
+    part.value = kept > MAX_FIELD_BYTES ? bytes.toString('utf8') : strictUtf8(bytes);
+  });
+  return part;
 }
