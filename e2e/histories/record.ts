@@ -17,7 +17,8 @@ import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { workflowIds, type BriefInput, type Stage } from '@vp/contracts';
 import type { Mailer, MailMessage } from '@vp/mail';
 import { makeImage, startMediaServer } from '@vp/gateway/testing/media';
-import { createTestStack, json, withKey } from '@vp/gateway/testing';
+import { json, withKey } from '@vp/gateway/testing';
+import { createTestStack } from '../stack.ts';
 import { seedAccount, test, waitFor } from '@vp/testing';
 import { startReceiver, type Receiver } from '@vp/webhooks/testing';
 

@@ -1,6 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { parse as parseDotenv } from 'dotenv';
 import { z } from 'zod';
+import { DEFAULT_DATA_DIR } from './dev-env.ts';
 
 const flag = (fallback: boolean) =>
   z.enum(['true', 'false', '1', '0']).optional().transform((v) => (v === undefined ? fallback : v === 'true' || v === '1'));
@@ -30,7 +29,7 @@ const Env = z.object({
   // How long a caller waits for a production's answer to greenlight, comment, decline or cancel;
   // past it the caller is told to read the production before trying again (503).
   TEMPORAL_UPDATE_DEADLINE_MS: z.coerce.number().int().min(100).default(20_000),
-  DATA_DIR: z.string().default('.data'),
+  DATA_DIR: z.string().default(DEFAULT_DATA_DIR),
   // Ports of the embedded services `pnpm dev` runs.
   DEV_POSTGRES_PORT: int(54329),
   DEV_TEMPORAL_PORT: int(7233),
@@ -278,28 +277,4 @@ export function requireDatabaseUrl(config: Config): string {
   return config.databaseUrl;
 }
 
-/** The dev stack's data folder (DATA_DIR, `.data` by default), before the rest is parsed. */
-export function devDataDir(env: Record<string, string | undefined> = process.env): string {
-  return Env.shape.DATA_DIR.parse(env.DATA_DIR || undefined);
-}
-
-/** The environment, with the dev stack's secrets (`secrets.env` in its data folder) filled in where unset. */
-export function devStackEnv(dataDir: string, env: Record<string, string | undefined> = process.env): Record<string, string | undefined> {
-  return withFiles([`${dataDir}/secrets.env`], env);
-}
-
-/**
- * For tools working against the running dev stack (`pnpm admin`): with DATABASE_URL unset, the
- * environment with the dev stack's files filled in, its secrets and `dev.env` (`DATABASE_URL=…`,
- * `TEMPORAL_ADDRESS=…`, written while it runs). Variables already set win; missing files change nothing.
- */
-export function loadDevEnv(dataDir: string, env: Record<string, string | undefined> = process.env): Record<string, string | undefined> {
-  if (env.DATABASE_URL) return env;
-  return withFiles([`${dataDir}/secrets.env`, `${dataDir}/dev.env`], env);
-}
-
-function withFiles(paths: string[], env: Record<string, string | undefined>): Record<string, string | undefined> {
-  const set = Object.entries(env).filter(([, value]) => value !== undefined && value !== '');
-  const files = paths.filter((path) => existsSync(path)).map((path) => parseDotenv(readFileSync(path)));
-  return Object.assign({}, ...files, Object.fromEntries(set));
-}
+export { devDataDir, devStackEnv, loadDevEnv } from './dev-env.ts';

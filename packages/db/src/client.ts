@@ -34,3 +34,8 @@ export function sqlPool(db: Db): pg.Pool {
   if (!pool) throw new Error('This client was not made by createDb');
   return pool;
 }
+
+/** Whether PostgreSQL answers: readiness probes call this rather than writing SQL of their own. */
+export async function pingDatabase(db: Db): Promise<void> {
+  await db.$queryRaw`SELECT 1`;
+}

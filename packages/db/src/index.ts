@@ -1,4 +1,4 @@
-export { createDb, sqlPool, type Db } from './client.ts';
+export { createDb, pingDatabase, sqlPool, type Db } from './client.ts';
 export { isDatabaseFailure } from './failures.ts';
 export { Prisma } from './generated/client.ts';
 export type { Account, Workspace, Membership, ApiKey, CreditEntry, RateLimitWindow, Production, PitchVersion, ProductionEvent } from './generated/client.ts';

@@ -2,7 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { createMiddleware } from 'hono/factory';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { guard } from './auth/guard.ts';
-import type { GatewayDeps, GatewayEnv } from './env.ts';
+import type { GatewayDeps, GatewayEnv } from './deps.ts';
 import { codecRoutes } from './codec/routes.ts';
 import { gatewayDomain } from './domain.ts';
 import { healthRoutes } from './health.ts';

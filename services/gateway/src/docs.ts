@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { Scalar } from '@scalar/hono-api-reference';
 import { Hono } from 'hono';
-import type { GatewayEnv } from './env.ts';
+import type { GatewayEnv } from './deps.ts';
 
 /** The reference page's address. */
 export const DOCS = '/docs';

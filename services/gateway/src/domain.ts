@@ -3,7 +3,7 @@ import type { LinkDeps, ProductionDeps } from '@vp/productions';
 import type { OneCallRenderDeps } from '@vp/projects';
 import { productionWorkflows, productionWorkflowSettings, renderFarmWorkflows, webhookWorkflows } from '@vp/temporal-client';
 import { webhookSettings, type WebhookDeps } from '@vp/webhooks';
-import type { GatewayDeps } from './env.ts';
+import type { GatewayDeps } from './deps.ts';
 
 /** The domain as the gateway calls it: the same functions every front door calls, over this process's database and Temporal. */
 export function gatewayDomain(deps: GatewayDeps) {

@@ -3,7 +3,7 @@ import { test, testConfig } from '@vp/testing';
 import { Client, Connection } from '@temporalio/client';
 import pino from 'pino';
 import { createApp } from './app.ts';
-import { createTestGateway, json } from './test-app.ts';
+import { createTestGateway, json } from './testing/gateway.ts';
 
 describe('health', () => {
   test('/healthz answers while the process is alive; /readyz when PostgreSQL and Temporal answer', async ({ database }) => {

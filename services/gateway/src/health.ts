@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
-import type { GatewayDeps, GatewayEnv } from './env.ts';
+import { pingDatabase } from '@vp/db';
+import type { GatewayDeps, GatewayEnv } from './deps.ts';
 
 const TIMEOUT_MS = 2000;
 
@@ -13,7 +14,7 @@ export function healthRoutes(deps: GatewayDeps) {
   app.get('/readyz', async (c) => {
     const failed = (check: string) => (error: Error) => c.var.log.warn({ check, err: error }, 'readiness check failed');
     const [database, temporal] = await Promise.all([
-      probe(() => deps.db.$queryRaw`SELECT 1`, failed('database')),
+      probe(() => pingDatabase(deps.db), failed('database')),
       probe(() => deps.temporal().connection.workflowService.getSystemInfo({}), failed('temporal')),
     ]);
     const checks = { database, temporal };

@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import { seedAccount, test } from '@vp/testing';
 import { createRateLimiter } from './rate-limit/fixed-window.ts';
-import { createTestGateway, json } from './test-app.ts';
+import { createTestGateway, json } from './testing/gateway.ts';
 
 /** A gateway whose rate-limit clock moves a minute at each read: no request is refused for its rate. */
 const it = test.extend('gateway', { scope: 'file' }, async ({ database }, { onCleanup }) => {

@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { test } from '@vp/testing';
-import { createTestGateway, json } from './test-app.ts';
+import { createTestGateway, json } from './testing/gateway.ts';
 
 const it = test.extend('gateway', { scope: 'file' }, async ({ database }, { onCleanup }) => {
   const gateway = await createTestGateway(database);

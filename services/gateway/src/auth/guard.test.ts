@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import { createApiKey, revokeApiKey } from '@vp/accounts';
 import { seedAccount, test } from '@vp/testing';
-import { createTestGateway, withKey, json } from '../test-app.ts';
+import { createTestGateway, withKey, json } from '../testing/gateway.ts';
 
 const it = test.extend('gateway', { scope: 'file' }, async ({ database }, { onCleanup }) => {
   const gateway = await createTestGateway(database);

@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
 import { ApiError, SESSION_COOKIE } from '@vp/contracts';
-import type { GatewayDeps, GatewayEnv } from '../env.ts';
+import type { GatewayDeps, GatewayEnv } from '../deps.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { windowAt, type RateLimiter } from '../rate-limit/fixed-window.ts';
 import { isApiPath, surfaceOf } from '../surfaces.ts';

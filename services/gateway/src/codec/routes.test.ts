@@ -2,7 +2,7 @@ import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { describe, expect } from 'vitest';
 import { AesGcmPayloadCodec } from '@vp/temporal-client';
 import { test } from '@vp/testing';
-import { createTestGateway, json } from '../test-app.ts';
+import { createTestGateway, json } from '../testing/gateway.ts';
 
 const TOKEN = 'codec-token-for-the-test-0123456789abcdef';
 

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { ApiError, type ValidationIssue } from '@vp/contracts';
 import type { Config } from '@vp/config';
 import { AesGcmPayloadCodec } from '@vp/temporal-client';
-import type { GatewayEnv } from '../env.ts';
+import type { GatewayEnv } from '../deps.ts';
 
 /** Temporal's remote codec protocol: payloads as JSON, their bytes in base64. */
 const Base64 = z.string().max(16 * 1024 * 1024).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64');

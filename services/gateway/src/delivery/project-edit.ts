@@ -5,7 +5,7 @@ import { ApiError } from '@vp/contracts';
 import type { Db, Export } from '@vp/db';
 import { editUrl, MAX_EXPORTS_UNDER_WAY, MAX_PROJECT_VERSIONS, queueExport, saveVersion, type DeliveredProject } from '@vp/projects';
 import { editComposition, rebaseEdit, type Music } from '@vp/render/edit';
-import type { GatewayEnv } from '../env.ts';
+import type { GatewayEnv } from '../deps.ts';
 import { editPage, type EditState, type StoredComposition } from './edit-page.ts';
 import { readForm } from '../http/form.ts';
 import { missing, wantsPage } from './missing.ts';

@@ -6,7 +6,7 @@ import {
   deliveredProject, editUrl, finishedSharedExport, queueExport, sharePosterUrl, shareUrl, shareVideoUrl, startQueuedExport, type OneCallRenderDeps,
 } from '@vp/projects';
 import { productionPageUrl } from '@vp/productions';
-import type { GatewayDeps, GatewayEnv } from '../env.ts';
+import type { GatewayDeps, GatewayEnv } from '../deps.ts';
 import { missing, wantsPage } from './missing.ts';
 import { projectPage, sharePage } from './pages.ts';
 import { exportsBusy, projectEditRoutes, type DeliveredProject } from './project-edit.ts';

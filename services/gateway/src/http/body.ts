@@ -2,7 +2,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import { ApiError } from '@vp/contracts';
 import { strictUtf8 } from './text.ts';
-import type { GatewayEnv } from '../env.ts';
+import type { GatewayEnv } from '../deps.ts';
 
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 

@@ -4,7 +4,7 @@ import { serve } from '@hono/node-server';
 import { describe, expect } from 'vitest';
 import { seedAccount, test } from '@vp/testing';
 import { createDb } from '@vp/db';
-import { createTestGateway, withKey, json } from '../test-app.ts';
+import { createTestGateway, withKey, json } from '../testing/gateway.ts';
 
 const it = test.extend('gateway', { scope: 'file' }, async ({ database }, { onCleanup }) => {
   const gateway = await createTestGateway(database, { env: { BODY_LIMIT_BYTES: '4096', BRIEF_BODY_LIMIT_BYTES: '16384' } });

@@ -3,7 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
 import { ApiError, DomainError, type ErrorBody } from '@vp/contracts';
-import type { GatewayEnv } from '../env.ts';
+import type { GatewayEnv } from '../deps.ts';
 import { toApiError } from './domain-errors.ts';
 
 /** Every non-2xx body: `{ error, code?, issues? }`. */

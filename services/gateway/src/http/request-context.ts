@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createMiddleware } from 'hono/factory';
 import type { Logger } from 'pino';
-import type { GatewayEnv } from '../env.ts';
+import type { GatewayEnv } from '../deps.ts';
 
 const INCOMING_ID = /^[\w.-]{8,128}$/;
 /** Paths whose second segment is a link token: it acts without a login for days, so logs never hold it. */

@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { seedAccount, test } from '@vp/testing';
-import { createTestGateway, withKey } from '../test-app.ts';
+import { createTestGateway, withKey } from '../testing/gateway.ts';
 
 describe('every response', () => {
   test('is taken as the type it is sent as, passes no address of ours on to another site, and is not framed', async ({ database }) => {

@@ -2,7 +2,7 @@ import { describe, expect } from 'vitest';
 import { createApiKey, listApiKeys } from '@vp/accounts';
 import { seedAccount, test } from '@vp/testing';
 import { createRateLimiter } from '../rate-limit/fixed-window.ts';
-import { createTestGateway, json, withKey } from '../test-app.ts';
+import { createTestGateway, json, withKey } from '../testing/gateway.ts';
 
 const it = test.extend('gateway', { scope: 'file' }, async ({ database }, { onCleanup }) => {
   const gateway = await createTestGateway(database);

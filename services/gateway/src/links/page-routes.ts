@@ -2,7 +2,7 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError, DomainError, LinkCommentBody, LinkDeclineBody, type ErrorBody } from '@vp/contracts';
 import type { ZodError } from 'zod';
-import type { GatewayEnv } from '../env.ts';
+import type { GatewayEnv } from '../deps.ts';
 import { toApiError } from '../http/domain-errors.ts';
 import { validationIssues } from '../http/errors.ts';
 import { readForm } from '../http/form.ts';

@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { seedAccount, test } from '@vp/testing';
-import { createTestGateway, withKey, json } from '../test-app.ts';
+import { createTestGateway, withKey, json } from '../testing/gateway.ts';
 import { createRateLimiter } from './fixed-window.ts';
 
 /** A clock the test moves; windows start on whole minutes. */

@@ -6,7 +6,7 @@ import { findProduction, toProduction } from '@vp/productions';
 import { ensureExport, ensureProject, finishExport, startExport } from '@vp/projects';
 import { composeProduction } from '@vp/render';
 import { seedAccount, waitFor } from '@vp/testing';
-import { withKey } from '../test-app.ts';
+import { withKey } from './gateway.ts';
 
 type Stack = { app: { request: (path: string, init?: RequestInit) => Response | Promise<Response> }; config: { secrets: { links: string } } };
 

@@ -6,8 +6,8 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect } from 'vitest';
 import { balance } from '@vp/ledger';
 import { test } from '@vp/testing';
-import { deliveredProject, pitchReady } from './testing/productions.ts';
-import { createTestStack } from './test-app.ts';
+import { deliveredProject, pitchReady } from '@vp/gateway/testing/productions';
+import { createTestStack } from '../stack.ts';
 
 // The whole service, behind a trusted proxy: each request comes from an address of its own, so
 // that no rate limit per address is reached.

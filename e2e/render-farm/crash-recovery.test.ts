@@ -3,7 +3,7 @@ import { createBlobStore } from '@vp/blobs';
 import { PHASES, QueueStatus } from '@vp/contracts';
 import { balance } from '@vp/ledger';
 import { test, waitFor } from '@vp/testing';
-import { productionRenderingInChild } from './testing/render-in-child.ts';
+import { productionRenderingInChild } from './render-in-child.ts';
 
 describe('a render worker killed mid-render', () => {
   test('loses nothing: the try is retried on another worker, and the production is delivered and charged once', async ({ database }) => {

@@ -9,8 +9,9 @@ import { exportKeys, finishExport, MAX_EXPORTS_UNDER_WAY, MAX_PROJECT_VERSIONS, 
 import { framesAt, shareNear } from '@vp/render/testing';
 import { failWrites, seedAccount, test, waitFor } from '@vp/testing';
 import { startReceiver, type Receiver } from '@vp/webhooks/testing';
-import { makeImage, probe, startMediaServer } from '../testing/media.ts';
-import { appOverTemporal, createTestStack, json, withKey } from '../test-app.ts';
+import { makeImage, probe, startMediaServer } from '@vp/gateway/testing/media';
+import { appOverTemporal, json, withKey } from '@vp/gateway/testing';
+import { createTestStack } from '../stack.ts';
 
 type Stack = Awaited<ReturnType<typeof createTestStack>>;
 

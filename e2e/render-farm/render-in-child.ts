@@ -13,7 +13,7 @@ import { productionWorkflows, productionWorkflowSettings } from '@vp/temporal-cl
 import { connectTemporal, seedAccount, testConfig, testSecrets, waitFor } from '@vp/testing';
 import { createWorkers, runWorkers } from '@vp/worker';
 import { greenlightUpdate } from '@vp/workflows/definitions';
-import { createRenderWorker, runRenderWorker } from '../worker.ts';
+import { createRenderWorker, runRenderWorker } from '@vp/render-worker';
 
 const RENDER_WORKER = fileURLToPath(new URL('./render-worker-process.ts', import.meta.url));
 

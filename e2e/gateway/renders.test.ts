@@ -17,9 +17,10 @@ import { createRender, renderImagesPrefix, signedRenderVideoUrl } from '@vp/proj
 import { renderFarmWorkflows } from '@vp/temporal-client';
 import { seedAccount, test, waitFor } from '@vp/testing';
 import { createRenderWorker, runRenderWorker } from '@vp/render-worker';
-import { makeImage, probe } from '../testing/media.ts';
-import { renderRoutes } from './routes.ts';
-import { appOverTemporal, createTestGateway, createTestStack, json, withKey } from '../test-app.ts';
+import { makeImage, probe } from '@vp/gateway/testing/media';
+import { renderRoutes } from '@vp/gateway/renders';
+import { appOverTemporal, createTestGateway, json, withKey } from '@vp/gateway/testing';
+import { createTestStack } from '../stack.ts';
 
 type Stack = Awaited<ReturnType<typeof createTestStack>>;
 

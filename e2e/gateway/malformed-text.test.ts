@@ -1,9 +1,10 @@
 import { describe, expect } from 'vitest';
 import { LONE_SURROGATE_REFUSED, NOT_UTF8, NUL_REFUSED } from '@vp/contracts';
 import { seedAccount, test } from '@vp/testing';
-import { makeImage } from './testing/media.ts';
-import { deliveredProject, pitchReady } from './testing/productions.ts';
-import { createTestStack, json, withKey } from './test-app.ts';
+import { makeImage } from '@vp/gateway/testing/media';
+import { deliveredProject, pitchReady } from '@vp/gateway/testing/productions';
+import { json, withKey } from '@vp/gateway/testing';
+import { createTestStack } from '../stack.ts';
 
 // The whole service; each request comes from an address of its own (X-Forwarded-For behind a
 // trusted proxy), so that no rate limit per address is reached.

@@ -7,7 +7,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { createBlobStore } from '@vp/blobs';
 import { loadConfig } from '@vp/config';
 import { createDb } from '@vp/db';
-import { createRenderWorker, runRenderWorker } from '../worker.ts';
+import { createRenderWorker, runRenderWorker } from '@vp/render-worker';
 
 const [bundlePath] = process.argv.slice(2);
 const config = loadConfig();

@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import { PHASES, QueueStatus } from '@vp/contracts';
 import { test, waitFor } from '@vp/testing';
-import { productionRenderingInChild } from './testing/render-in-child.ts';
+import { productionRenderingInChild } from './render-in-child.ts';
 
 describe('a render worker stopped mid-render (SIGTERM, as a deploy stops it)', () => {
   test('finishes the render it has before it exits: the try is not lost', async ({ database }) => {

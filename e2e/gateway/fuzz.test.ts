@@ -3,9 +3,9 @@ import { describe, expect } from 'vitest';
 import { createApiKey } from '@vp/accounts';
 import { SCOPES } from '@vp/contracts';
 import { seedAccount, test } from '@vp/testing';
-import { serveApp } from '../server.ts';
-import { createTestStack } from '../test-app.ts';
-import { fuzz, FUZZ_ENV, linkTokens, SAMPLE_PNG, settleWorkflows, summary } from './index.ts';
+import { serveApp } from '@vp/gateway/server';
+import { createTestStack } from '../stack.ts';
+import { fuzz, FUZZ_ENV, linkTokens, SAMPLE_PNG, settleWorkflows, summary } from '@vp/gateway/fuzz';
 
 /** The CI's share of the fuzzer; `bench/fuzz/run.ts` sends 10,000 (see bench/README.md). */
 const REQUESTS = 2000;

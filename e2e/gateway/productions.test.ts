@@ -4,7 +4,8 @@ import { createWorkspace, setMember } from '@vp/accounts';
 import { Production, type BriefInput, type Stage } from '@vp/contracts';
 import { balance } from '@vp/ledger';
 import { seedAccount, test, waitFor } from '@vp/testing';
-import { appOverTemporal, createTestGateway, createTestStack, json, unreachableTemporal, withKey } from '../test-app.ts';
+import { appOverTemporal, createTestGateway, json, unreachableTemporal, withKey } from '@vp/gateway/testing';
+import { createTestStack } from '../stack.ts';
 import { UNCONFIRMED_CHANGE } from '@vp/temporal-client';
 
 const it = test.extend('stack', { scope: 'file' }, async ({ database }, { onCleanup }) => {

@@ -6,11 +6,8 @@ import { createBlobStore, type BlobStore } from '@vp/blobs';
 import type { Config } from '@vp/config';
 import type { Db } from '@vp/db';
 import { connectTemporal, testConfig } from '@vp/testing';
-import type { WorkerDeps } from '@vp/worker';
-import { startTestWorkers } from '@vp/worker/testing';
-import { createRenderWorker, runRenderWorker } from '@vp/render-worker';
-import { createApp } from './app.ts';
-import type { RateLimiter } from './rate-limit/fixed-window.ts';
+import { createApp } from '../app.ts';
+import type { RateLimiter } from '../rate-limit/fixed-window.ts';
 
 /** The gateway over a test file's database and the run's Temporal server, with its log lines kept. */
 export async function createTestGateway(database: { url: string; db: Db }, options: { env?: Record<string, string>; limiter?: RateLimiter; config?: Config } = {}) {
@@ -27,30 +24,6 @@ export async function createTestGateway(database: { url: string; db: Db }, optio
   const blobs = createBlobStore(config.blobs);
   const app = createApp({ config, db: database.db, temporal: () => temporal.client, log, blobs }, options.limiter);
   return { app, config, temporal, logs, blobs, close: () => temporal.close() };
-}
-
-/**
- * The gateway plus real workers on this file's task queues: the whole service over the test
- * file's database and the run's Temporal server. With `render`, a render worker too.
- */
-export async function createTestStack(
-  database: { url: string; db: Db },
-  options: { env?: Record<string, string>; worker?: Pick<WorkerDeps, 'mailer' | 'webhookTransport'>; render?: boolean } = {},
-) {
-  const gateway = await createTestGateway(database, { env: { PRODUCTION_STEP_TIMEOUT_MS: '5000', ...options.env } });
-  const workers = await startTestWorkers(database, { config: gateway.config, temporal: gateway.temporal, ...options.worker });
-  const stop = new AbortController();
-  const rendering = options.render && runRenderWorker(await createRenderWorker({
-    config: gateway.config, connection: gateway.temporal.nativeConnection, db: database.db, blobs: gateway.blobs, workflowBundle: gateway.temporal.workflowBundle,
-  }), stop.signal);
-  return {
-    ...gateway,
-    close: async () => {
-      stop.abort();
-      await Promise.all([rendering, workers.close()]);
-      await gateway.close();
-    },
-  };
 }
 
 /** The app of a test gateway over another Temporal client: one nobody answers for, or one whose namespace does not exist. */

@@ -8,8 +8,9 @@ import { mintLinkToken, readLinkToken } from '@vp/links';
 import type { Mailer, MailMessage } from '@vp/mail';
 import { seedAccount, test, waitFor } from '@vp/testing';
 import { startReceiver, type Receiver } from '@vp/webhooks/testing';
-import { escapeHtml } from '../http/html.ts';
-import { appOverTemporal, createTestGateway, createTestStack, json, unreachableTemporal, withKey } from '../test-app.ts';
+import { escapeHtml } from '@vp/gateway/html';
+import { appOverTemporal, createTestGateway, json, unreachableTemporal, withKey } from '@vp/gateway/testing';
+import { createTestStack } from '../stack.ts';
 
 const mail: MailMessage[] = [];
 const mailer: Mailer = { send: async (message) => void mail.push(message) };

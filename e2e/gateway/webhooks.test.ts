@@ -7,7 +7,8 @@ import { seedAccount, test, waitFor } from '@vp/testing';
 import { verifyWebhook } from '@vp/webhook-verify';
 import { insertEndpoint, createSecretBox, unattemptedDeliveries } from '@vp/webhooks';
 import { startReceiver, type Answer, type Receiver } from '@vp/webhooks/testing';
-import { appOverTemporal, createTestGateway, createTestStack, json, withKey } from '../test-app.ts';
+import { appOverTemporal, createTestGateway, json, withKey } from '@vp/gateway/testing';
+import { createTestStack } from '../stack.ts';
 
 let receiver: Receiver;
 const answers = new Map<string, () => Answer>();

@@ -1,0 +1,30 @@
+import type { Db } from '@vp/db';
+import { createTestGateway } from '@vp/gateway/testing';
+import { createRenderWorker, runRenderWorker } from '@vp/render-worker';
+import type { WorkerDeps } from '@vp/worker';
+import { startTestWorkers } from '@vp/worker/testing';
+
+/**
+ * The gateway plus real workers on this file's task queues: the whole service over the test
+ * file's database and the run's Temporal server. With `render`, a render worker too.
+ */
+export async function createTestStack(
+  database: { url: string; db: Db },
+  options: { env?: Record<string, string>; worker?: Pick<WorkerDeps, 'mailer' | 'webhookTransport'>; render?: boolean } = {},
+) {
+  const gateway = await createTestGateway(database, { env: { PRODUCTION_STEP_TIMEOUT_MS: '5000', ...options.env } });
+  const workers = await startTestWorkers(database, { config: gateway.config, temporal: gateway.temporal, ...options.worker });
+  const stop = new AbortController();
+  const rendering = options.render && runRenderWorker(await createRenderWorker({
+    config: gateway.config, connection: gateway.temporal.nativeConnection, db: database.db, blobs: gateway.blobs, workflowBundle: gateway.temporal.workflowBundle,
+  }), stop.signal);
+  return {
+    ...gateway,
+    close: async () => {
+      stop.abort();
+      await Promise.all([rendering, workers.close()]);
+      await gateway.close();
+    },
+  };
+}
+
