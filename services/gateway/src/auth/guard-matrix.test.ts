@@ -149,7 +149,7 @@ async function call(world: World, route: string, caller: Caller, key: string | n
   const headers: Record<string, string> = {};
   if (key) headers.authorization = `Bearer ${key}`;
   if (caller === 'app session') headers.cookie = `${SESSION_COOKIE.plain}=${world.sessionToken}`;
-  let body: BodyInit | undefined;
+  let body: RequestInit['body'];
   if (FORMS.has(route)) {
     body = new FormData();
   } else if (method !== 'GET' && !NO_BODY.has(route)) {
