@@ -61,7 +61,11 @@ export async function pollKeyRequest(deps: KeyRequestDeps, input: { deviceCode: 
   if (!row) throw new DomainError('not_found', 'No key request has this device code.');
   if (row.status === 'approved') {
     const outcome = await deps.workflows.claim(row.id);
-    if (!outcome?.applied) return { status: outcome?.status ?? await statusOf(deps, row.id) };
+    if (!outcome?.applied) {
+      const status = outcome?.status ?? await statusOf(deps, row.id);
+      // Still approved, yet not granted: its claim window has just closed, and its timer is on the way.
+      return { status: status === 'approved' ? 'expired' : status };
+    }
     const apiKey = await takeKey(deps, row.id);
     // Granted the claim, yet the key was gone: only a second taker could have wiped it, and none is granted one.
     if (!apiKey) throw new DomainError('unavailable', 'The key could not be read; request a new one.');
