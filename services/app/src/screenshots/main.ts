@@ -8,10 +8,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import pg from 'pg';
+import { Connection } from '@temporalio/client';
 import pino from 'pino';
 import { loadConfig } from '@vp/config';
 import { createDb, createRateLimiter } from '@vp/db';
 import { migrate } from '@vp/db/migrate';
+import { temporalClient } from '@vp/temporal-client';
 import { databaseUrl, freePort, startEmbeddedPostgres } from '@vp/devstack';
 import { createApp } from '../app.tsx';
 import { launchBrowser, newContext } from '../testing/chromium.ts';
@@ -38,7 +40,9 @@ try {
   const db = createDb(url);
   const port = await freePort();
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: url, APP_PORT: String(port) });
-  const app = createApp({ config, db, log: pino({ level: 'silent' }), mailer: null, limiter: createRateLimiter(db) });
+  // Pages only read: no command runs, so Temporal is never reached.
+  const temporal = temporalClient(Connection.lazy({ address: '127.0.0.1:1' }), config);
+  const app = createApp({ config, db, log: pino({ level: 'silent' }), mailer: null, limiter: createRateLimiter(db), temporal: () => temporal });
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port });
   const { token } = await seedDemo(db);
   const browser = await launchBrowser();
