@@ -136,7 +136,8 @@ function Timeline({ events }: { events: ProductionEvent[] }) {
       <ol class="rows timeline">
         {events.map((event) => {
           const payload = event.payload as { stage?: string; comment?: string; reason?: string; phase?: string; error?: string; version?: number };
-          const detail = payload.comment ?? payload.reason ?? payload.error ?? (payload.phase ? `render phase ${payload.phase}` : payload.stage ? stageWords(payload.stage) : null);
+          const detail = payload.comment ?? payload.reason ?? payload.error ?? (payload.phase ? `render phase ${payload.phase}`
+            : event.kind === 'pitch' && payload.version ? `version ${payload.version}` : event.kind === 'stage' && payload.stage ? stageWords(payload.stage) : null);
           return (
             <li>
               <span><strong>{event.actorName ?? event.actor}</strong> {EVENT_WORDS[event.kind]}{detail ? <>: <q>{detail}</q></> : null}</span>
