@@ -64,7 +64,7 @@ export function createApp(deps: AppDeps) {
 
   // Everything below needs a session, and each of its forms the session's CSRF token.
   for (const path of ['/', '/account', '/account/*', '/keys', '/keys/*', '/workspace', '/workspace/*', '/productions/*', '/webhooks', '/webhooks/*', '/sign-out']) {
-    app.use(path, requireSignIn(deps), csrfTokenRequired);
+    app.use(path, requireSignIn(deps, site), csrfTokenRequired);
   }
   app.route('/sign-out', signOutRoute(deps, site));
   app.route('/account', accountRoutes(deps, site));

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import { createWorkspace, setMember } from '@vp/accounts';
+import { createAccount, createWorkspace, setMember } from '@vp/accounts';
+import { CreateProductionBody } from '@vp/contracts';
 import { freePort } from '@vp/devstack';
 import { grant } from '@vp/ledger';
 import { createProduction } from '@vp/productions';
@@ -52,9 +53,10 @@ describe('productions in a real browser', { timeout: BROWSER_TEST_MS + RENDER_MS
       expect(row.sourceKind).toBe('app');
       // The page follows the writer: once the pitch is ready it offers to show it (unless it was ready first).
       const moved = page.getByRole('link', { name: /Things moved on/ });
-      await moved.or(page.getByRole('heading', { name: 'Your answer' })).first().waitFor({ timeout: 60_000 });
+      const greenlight = page.getByRole('button', { name: /^Greenlight/ });
+      await moved.or(greenlight).first().waitFor({ timeout: 60_000 });
       if (await moved.isVisible()) await moved.click();
-      await page.getByRole('heading', { name: 'Your answer' }).waitFor();
+      await greenlight.waitFor();
       await expect(page.getByText('Pitch, version 1').isVisible()).resolves.toBe(true);
       await expect(page.locator('.shot').count()).resolves.toBeGreaterThan(0);
       await expect(page.locator('.shot h3').first().textContent()).resolves.toMatch(/0:00–0:0\d/);
@@ -154,17 +156,20 @@ describe('productions in a real browser', { timeout: BROWSER_TEST_MS + RENDER_MS
       const owner = await ownerContext.newPage();
       const viewer = await viewerContext.newPage();
       await signInByEmail(owner, app.url, shared.mail, 'boss@example.test');
-      await signInByEmail(viewer, app.url, shared.mail, 'watcher@example.test');
       const ownerId = await accountId(database.db, 'boss@example.test');
       await grant(database.db, ownerId, 100, 'test');
       const team = await createWorkspace(database.db, { ownerId, name: 'Team' });
-      await setMember(database.db, { workspaceId: team.id, accountId: await accountId(database.db, 'watcher@example.test'), role: 'viewer' });
-      const { production } = await createProduction(appDomain(app.deps).productions, { accountId: ownerId, actor: `user:${ownerId}`, via: 'app' }, {
-        workspaceId: team.id, brief: { intent: 'Team news' } as never, greenlightMode: 'manual',
-      });
+      const { account: watcher } = await createAccount(database.db, { email: 'watcher@example.test', name: null });
+      await setMember(database.db, { workspaceId: team.id, accountId: watcher.id, role: 'viewer' });
+      const { production } = await createProduction(appDomain(app.deps).productions, { accountId: ownerId, actor: `user:${ownerId}`, via: 'app' },
+        CreateProductionBody.parse({ workspaceId: team.id, brief: { intent: 'Team news' } }));
       await waitFor(async () => (await database.db.production.findUniqueOrThrow({ where: { id: production.id } })).stage === 'pitch_ready', { what: 'the pitch', timeoutMs: 60_000 });
 
+      // The page's address (as the e-mails carry it) while signed out: sign in, and back to it.
       await viewer.goto(`${app.url}/productions/${production.id}`);
+      expect(new URL(viewer.url()).pathname).toBe('/sign-in');
+      await signInByEmail(viewer, app.url, shared.mail, 'watcher@example.test');
+      expect(new URL(viewer.url()).pathname).toBe(`/productions/${production.id}`);
       await viewer.getByText('Pitch, version 1').waitFor();
       await expect(viewer.getByRole('button', { name: /Greenlight|Decline|Cancel|Ask for a new pitch/ }).count()).resolves.toBe(0);
       await expect(viewer.getByText(/Boss|boss@example.test/).first().isVisible()).resolves.toBe(true);
