@@ -36,11 +36,11 @@ export function NewProductionPage(props: Props) {
     </Field>
   );
   return (
-    <Page title="New production" nonce={props.chrome.nonce} chrome={props.chrome}>
+    <Page title="New production" nonce={props.chrome.nonce} chrome={props.chrome} scripts={['/assets/app.js']}>
       <h1>New production</h1>
       <p class="muted">In {props.chrome.workspace.name}. The pitch is free ({props.pitchesLeft} left this month); the video costs 1 credit a second once you greenlight it ({props.balance} credits available).</p>
       <Problem message={props.problem} />
-      <form method="post" action="/productions/new" enctype="multipart/form-data" novalidate>
+      <form method="post" action="/productions/new" enctype="multipart/form-data" novalidate data-submit-once>
         <Csrf token={props.chrome.csrf} />
         <fieldset><legend>What the video is about</legend>
           {text('intent', 'Intent', 'One sentence: what should people take away?')}
