@@ -25,7 +25,7 @@ export function WebhooksPage(props: { chrome: Chrome; endpoints: WebhookEndpoint
             <tbody>
               {props.endpoints.map((e) => (
                 <tr>
-                  <td data-label="Endpoint"><a href={`/webhooks/${e.id}`}>{e.url}</a>{e.description ? <><br /><span class="muted">{e.description}</span></> : null}</td>
+                  <td data-label="Endpoint"><div><a href={`/webhooks/${e.id}`}>{e.url}</a>{e.description ? <><br /><span class="muted">{e.description}</span></> : null}</div></td>
                   <td data-label="Events">{e.events.length}</td>
                   <td data-label="State">{e.enabled ? 'on' : `off${e.disabledReason ? `: ${e.disabledReason}` : ''}`}</td>
                   <td data-label="Last success">{at(e.lastSuccessAt)}</td>
@@ -111,7 +111,7 @@ export function EndpointPage(props: {
                   <td data-label="Event">{d.event}{d.redeliveryOf ? <span class="muted"> (sent again)</span> : null}</td>
                   <td data-label="Status">{d.status}{d.nextAttemptAt ? <span class="muted"> · next {at(d.nextAttemptAt)}</span> : null}</td>
                   <td data-label="Attempts" class="num">{d.attempts}</td>
-                  <td data-label="Response">{d.lastResponseStatus ?? '—'}{d.lastError ? <><br /><span class="muted">{d.lastError}</span></> : null}{d.lastResponseBody ? <><br /><code>{excerpt(d.lastResponseBody)}</code></> : null}</td>
+                  <td data-label="Response"><div>{d.lastResponseStatus ?? '—'}{d.lastError ? <><br /><span class="muted">{d.lastError}</span></> : null}{d.lastResponseBody ? <><br /><code>{excerpt(d.lastResponseBody)}</code></> : null}</div></td>
                   <td data-label="Created">{at(d.createdAt)}</td>
                   {props.canWrite ? <td data-label="">{d.status === 'pending' ? null : <form method="post" action={`${base}/deliveries/${d.id}/redeliver`}><Csrf token={chrome.csrf} /><button type="submit" class="quiet">Send again</button></form>}</td> : null}
                 </tr>
