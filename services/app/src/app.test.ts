@@ -34,6 +34,8 @@ describe('every page', () => {
       const csp = res.headers.get('content-security-policy') ?? '';
       expect(csp, path).not.toContain('unsafe-inline');
       for (const directive of ["default-src 'none'", "frame-ancestors 'none'", "form-action 'self'", "base-uri 'none'", "object-src 'none'", "style-src 'self'"]) expect(csp, path).toContain(directive);
+      // Videos and stills come from the API's host, where the app's /share addresses lead.
+      expect(csp, path).toContain(`media-src 'self' ${new URL(app.config.baseUrl).origin}`);
       expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
       expect(res.headers.get('referrer-policy'), path).toBe('no-referrer');
       expect(res.headers.get('x-frame-options'), path).toBe('DENY');
@@ -50,10 +52,27 @@ describe('every page', () => {
   });
 
   it('sends a browser without a session to sign in', async ({ app }) => {
-    for (const path of ['/', '/account', '/keys', '/workspace']) {
+    for (const path of ['/', '/account', '/keys', '/workspace', '/productions/new', '/productions/6f1c4a52-0d3f-4b8e-9a51-2f0e4c1d7b90', '/webhooks']) {
       const res = await app.app.request(path);
       expect(res.status, path).toBe(303);
       expect(res.headers.get('location'), path).toBe('/sign-in');
+    }
+  });
+
+  it('and back to the page it asked for once signed in (a page of this app only)', async ({ app, database }) => {
+    const page = '/productions/6f1c4a52-0d3f-4b8e-9a51-2f0e4c1d7b90?done=created';
+    const asked = await app.app.request(page);
+    const remembered = /vp_return=([^;]+)/.exec(asked.headers.get('set-cookie') ?? '')?.[1];
+    expect(decodeURIComponent(remembered!)).toBe(page);
+    const signIn = async (cookie: string) => {
+      const link = await requestSignIn(database.db, { email: 'back@example.test', signup: 'open' });
+      return app.app.request('/sign-in/link', {
+        method: 'POST', headers: { origin: app.url, cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: link.token }),
+      });
+    };
+    expect((await signIn(`vp_return=${remembered}`)).headers.get('location')).toBe(page);
+    for (const elsewhere of ['//evil.example/x', 'https://evil.example/', '/sign-in/link?token=x']) {
+      expect((await signIn(`vp_return=${encodeURIComponent(elsewhere)}`)).headers.get('location'), elsewhere).toBe('/');
     }
   });
 });
@@ -206,7 +225,7 @@ describe('escaping', () => {
     await saveBrand(database.db, caller, { workspaceId: team.id, brand: { name: EVIL, primaryColor: '"><b>', fontFamily: EVIL, tone: EVIL, logoUrl: 'https://example.com/a"b<c>.png' } });
     await database.db.apiKey.create({ data: { accountId: me.accountId, name: EVIL, prefix: 'svc_live_abc', hash: 'h-escape', scopes: ['productions'] } });
     await database.db.session.update({ where: { id: me.sessionId }, data: { workspaceId: team.id } });
-    for (const path of ['/', '/workspace', '/account', '/keys']) {
+    for (const path of ['/', '/workspace', '/account', '/keys', '/productions/new', '/webhooks']) {
       const html = await (await app.app.request(path, { headers: { cookie: me.cookie } })).text();
       expect(html, path).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39;&quot;');
       expect(html, path).not.toContain('<script>alert');

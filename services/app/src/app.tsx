@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { NONCE, secureHeaders } from 'hono/secure-headers';
 import { relyingPartyFor } from '@vp/accounts';
+import { appDomain } from './domain.ts';
 import type { AppDeps, AppEnv, AppSite } from './env.ts';
 import { errorHandler, notFound } from './http/errors.tsx';
 import { csrfTokenRequired, sameOriginOnly } from './http/forgery.ts';
@@ -11,8 +12,11 @@ import { assetRoutes } from './routes/assets.ts';
 import { GATEWAY_PAGES, gatewayPageRoutes } from './routes/gateway-pages.ts';
 import { keyApprovalRoutes } from './routes/key-approval.tsx';
 import { keyRoutes } from './routes/keys.tsx';
+import { newProductionRoutes } from './routes/new-production.tsx';
+import { productionPageRoutes } from './routes/production.tsx';
 import { productionRoutes } from './routes/productions.tsx';
 import { signInRoutes, signOutRoute } from './routes/sign-in.tsx';
+import { webhookRoutes } from './routes/webhooks.tsx';
 import { workspaceRoutes } from './routes/workspace.tsx';
 
 /** Where the app is, from APP_URL: the origin its forms must come from, and its passkeys' relying party. */
@@ -26,9 +30,11 @@ export function siteOf(appUrl: string): AppSite {
  * origin, no <base>, no plugins; no sniffing, no Referer. `main.ts` serves it; tests call
  * `app.request()` or serve it on a port.
  */
-const headers = secureHeaders({
+const headers = (apiOrigin: string) => secureHeaders({
   contentSecurityPolicy: {
-    defaultSrc: ["'none'"], scriptSrc: [NONCE], styleSrc: ["'self'"], imgSrc: ["'self'"], connectSrc: ["'self'"],
+    // Videos, posters and storyboard stills are served by the API's host (the app's /share
+    // addresses lead there), so media and images may come from it too.
+    defaultSrc: ["'none'"], scriptSrc: [NONCE], styleSrc: ["'self'"], imgSrc: ["'self'", apiOrigin], mediaSrc: ["'self'", apiOrigin], connectSrc: ["'self'"],
     formAction: ["'self'"], frameAncestors: ["'none'"], baseUri: ["'none'"], objectSrc: ["'none'"],
   },
   xFrameOptions: 'DENY',
@@ -43,7 +49,7 @@ export function createApp(deps: AppDeps) {
   app.onError(errorHandler(deps));
   app.notFound(notFound);
 
-  app.use(headers);
+  app.use(headers(new URL(deps.config.baseUrl).origin));
   if (site.secure) app.use(secureHeaders({ strictTransportSecurity: 'max-age=15552000; includeSubDomains', overwrite: false }));
   app.get('/healthz', (c) => c.json({ ok: true }));
   app.route('/assets', assetRoutes());
@@ -61,14 +67,18 @@ export function createApp(deps: AppDeps) {
   // The device flow's approval page: sign in, then back to it with its code.
   app.use('/keys/approve', signInThenReturn(site));
   // Everything below needs a session, and each of its forms the session's CSRF token.
-  for (const path of ['/', '/account', '/account/*', '/keys', '/keys/*', '/workspace', '/workspace/*', '/sign-out']) {
-    app.use(path, requireSignIn(deps), csrfTokenRequired);
+  for (const path of ['/', '/account', '/account/*', '/keys', '/keys/*', '/workspace', '/workspace/*', '/productions/*', '/webhooks', '/webhooks/*', '/sign-out']) {
+    app.use(path, requireSignIn(deps, site), csrfTokenRequired);
   }
   app.route('/sign-out', signOutRoute(deps, site));
   app.route('/account', accountRoutes(deps, site));
   if (deps.keyRequests) app.route('/keys/approve', keyApprovalRoutes({ ...deps, keyRequests: deps.keyRequests }));
   app.route('/keys', keyRoutes(deps));
   app.route('/workspace', workspaceRoutes(deps));
+  const domain = appDomain(deps);
+  app.route('/productions/new', newProductionRoutes(deps, domain));
+  app.route('/productions', productionPageRoutes(deps, domain));
+  app.route('/webhooks', webhookRoutes(deps, domain));
   app.route('/', productionRoutes(deps));
   return app;
 }

@@ -1,4 +1,6 @@
+import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
+import type { BlobStore } from '@vp/blobs';
 import type { ActiveSession, KeyRequestDeps, RelyingParty, WorkspaceAccess } from '@vp/accounts';
 import type { Config } from '@vp/config';
 import type { Caller } from '@vp/contracts';
@@ -15,6 +17,10 @@ export type AppDeps = {
   limiter: RateLimiter;
   /** The device flow's requests, answered on /keys/approve (through their workflows); absent, that page is not served. */
   keyRequests?: KeyRequestDeps;
+  /** Productions' workflows, webhook deliveries and exports: connected lazily, so pages answer while Temporal is down. */
+  temporal: () => Client;
+  /** Where exports are kept; by default the configured store. */
+  blobs?: BlobStore;
   /** The time rules are judged by (sign-in links, sessions); tests move it. */
   now?: () => Date;
 };

@@ -14,13 +14,13 @@ const db = createDb(requireDatabaseUrl(config));
 const limiter = createRateLimiter(db);
 const mailer = mailerFromConfig(config);
 if (!mailer) log.warn('SMTP_URL is not set: sign-in links and invitations are not e-mailed, so nobody can sign in by e-mail');
-// Connected lazily: the pages serve while Temporal is down; only answering a key request needs it.
+// Connected lazily: the pages serve while Temporal is down; commands and key answers then answer 503.
 const temporal = temporalClient(Connection.lazy({ address: config.temporal.address ?? 'localhost:7233' }), config);
 const keyRequests = {
   db, appUrl: config.appUrl, pendingMs: config.keyRequests.pendingMs, box: keyRequestBox(config.secrets),
   workflows: keyRequestWorkflows(temporal, keyRequestWorkflowSettings(config)),
 };
-const app = createApp({ config, db, log, mailer, limiter, keyRequests });
+const app = createApp({ config, db, log, mailer, limiter, keyRequests, temporal: () => temporal });
 
 // Ended sessions, used or expired links, unanswered passkey prompts and past rate-limit windows.
 const sweep = setInterval(() => {

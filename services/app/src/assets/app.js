@@ -23,6 +23,14 @@
     element.hidden = !message;
   }
 
+  // A form that makes something (a production: a pitch counted against the month's cap) is sent
+  // once: a second click while the first is on its way would make another.
+  document.querySelectorAll('form[data-submit-once]').forEach(function (form) {
+    form.addEventListener('submit', function () {
+      setTimeout(function () { form.querySelectorAll('button[type="submit"]').forEach(function (b) { b.disabled = true; }); }, 0);
+    });
+  });
+
   // Copy buttons: <button data-copy="id-of-input">.
   document.querySelectorAll('[data-copy]').forEach(function (button) {
     var target = document.getElementById(button.getAttribute('data-copy'));

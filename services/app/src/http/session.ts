@@ -4,6 +4,7 @@ import { createMiddleware } from 'hono/factory';
 import { currentWorkspace, resumeSession, SESSION_IDLE_MS } from '@vp/accounts';
 import { SESSION_COOKIE } from '@vp/contracts';
 import type { AppDeps, AppEnv, AppSite } from '../env.ts';
+import { rememberReturn } from './return-to.ts';
 
 export const sessionCookieName = (site: AppSite) => (site.secure ? SESSION_COOKIE.secure : SESSION_COOKIE.plain);
 
@@ -36,12 +37,15 @@ export function loadSession(deps: AppDeps, site: AppSite) {
 
 /**
  * Signed-in pages: the caller and the workspace the pages show. A browser without a session is
- * sent to sign in (a form posted after its session ended, too).
+ * sent to sign in (a form posted after its session ended, too), and back to the page after.
  */
-export function requireSignIn(deps: AppDeps) {
+export function requireSignIn(deps: AppDeps, site: AppSite) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const session = c.var.session;
-    if (!session) return c.redirect('/sign-in', 303);
+    if (!session) {
+      rememberReturn(c, site);
+      return c.redirect('/sign-in', 303);
+    }
     const caller = { accountId: session.accountId, actor: `user:${session.accountId}`, via: 'app' } as const;
     c.set('caller', caller);
     c.set('workspace', await currentWorkspace(deps.db, caller, session));

@@ -10,6 +10,7 @@ const webauthnBundle = join(dirname(createRequire(import.meta.url).resolve('@sim
 const ASSETS: Record<string, { body: string; type: string }> = {
   'app.css': { body: readFileSync(here('app.css'), 'utf8'), type: 'text/css; charset=utf-8' },
   'app.js': { body: readFileSync(here('app.js'), 'utf8'), type: 'text/javascript; charset=utf-8' },
+  'progress.js': { body: readFileSync(here('progress.js'), 'utf8'), type: 'text/javascript; charset=utf-8' },
   'webauthn.js': { body: readFileSync(webauthnBundle, 'utf8'), type: 'text/javascript; charset=utf-8' },
 };
 

@@ -8,10 +8,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import pg from 'pg';
+import { Connection } from '@temporalio/client';
 import pino from 'pino';
 import { loadConfig } from '@vp/config';
 import { createDb, createRateLimiter } from '@vp/db';
 import { migrate } from '@vp/db/migrate';
+import { temporalClient } from '@vp/temporal-client';
 import { databaseUrl, freePort, startEmbeddedPostgres } from '@vp/devstack';
 import { createApp } from '../app.tsx';
 import { launchBrowser, newContext } from '../testing/chromium.ts';
@@ -24,6 +26,10 @@ const PAGES = [
   { name: 'workspace', path: '/workspace', signedIn: true },
   { name: 'keys', path: '/keys', signedIn: true },
   { name: 'account', path: '/account', signedIn: true },
+  { name: 'new-production', path: '/productions/new', signedIn: true },
+  { name: 'production', path: '/productions/{productionId}', signedIn: true },
+  { name: 'webhooks', path: '/webhooks', signedIn: true },
+  { name: 'webhook-endpoint', path: '/webhooks/{endpointId}', signedIn: true },
 ];
 
 const dir = await mkdtemp(join(tmpdir(), 'vp-screenshots-'));
@@ -37,10 +43,12 @@ try {
   await migrate(url);
   const db = createDb(url);
   const port = await freePort();
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: url, APP_PORT: String(port) });
-  const app = createApp({ config, db, log: pino({ level: 'silent' }), mailer: null, limiter: createRateLimiter(db) });
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: url, APP_PORT: String(port), ALLOW_DEV_SECRETS: 'true' });
+  // Pages only read: no command runs, so Temporal is never reached.
+  const temporal = temporalClient(Connection.lazy({ address: '127.0.0.1:1' }), config);
+  const app = createApp({ config, db, log: pino({ level: 'silent' }), mailer: null, limiter: createRateLimiter(db), temporal: () => temporal });
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port });
-  const { token } = await seedDemo(db);
+  const { token, ...ids } = await seedDemo(db);
   const browser = await launchBrowser();
   await mkdir(out, { recursive: true });
   for (const width of [375, 1280] as const) {
@@ -49,7 +57,7 @@ try {
       if (page.signedIn) await context.addCookies([{ name: 'vp_session', value: token, url: config.appUrl, httpOnly: true, sameSite: 'Lax' }]);
       else await context.clearCookies();
       const tab = await context.newPage();
-      await tab.goto(`${config.appUrl}${page.path}`);
+      await tab.goto(`${config.appUrl}${page.path.replace(/\{(\w+)\}/, (_, name: keyof typeof ids) => ids[name])}`);
       await tab.screenshot({ path: join(out, `${page.name}-${width}.png`), fullPage: true });
       await tab.close();
       console.log(`docs/screenshots/${page.name}-${width}.png`);

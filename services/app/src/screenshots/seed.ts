@@ -4,6 +4,7 @@ import {
 } from '@vp/accounts';
 import type { Db } from '@vp/db';
 import { grant } from '@vp/ledger';
+import { seedEndpoint, seedPitchedProduction } from './seed-pages.ts';
 
 const CHROME_ON_LINUX = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/139.0 Safari/537.36';
 const SAFARI_ON_IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1';
@@ -34,7 +35,9 @@ export async function seedDemo(db: Db) {
   await signIn(SAFARI_ON_IPHONE);
   const session = await signIn(CHROME_ON_LINUX);
   await db.session.update({ where: { id: session.session.id }, data: { workspaceId: team.id } });
-  return { token: session.token };
+  const productionId = await seedPitchedProduction(db, { workspaceId: team.id, ownerId: ada.id, ownerName: 'Ada Lovelace' });
+  const endpointId = await seedEndpoint(db, team.id);
+  return { token: session.token, productionId, endpointId };
 }
 
 async function seedProductions(db: Db, input: { workspaceId: string; ownerId: string }) {

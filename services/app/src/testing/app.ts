@@ -2,6 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import pino from 'pino';
 import { keyRequestBox } from '@vp/accounts';
+import { createBlobStore, type BlobStore } from '@vp/blobs';
+import type { Config } from '@vp/config';
 import { createRateLimiter, type Db } from '@vp/db';
 import { keyRequestWorkflows, keyRequestWorkflowSettings } from '@vp/temporal-client';
 import { smtpMailer } from '@vp/mail';
@@ -11,32 +13,41 @@ import { createApp } from '../app.tsx';
 import type { AppDeps } from '../env.ts';
 import type { MailCatcher } from './mail-catcher.ts';
 
+/** What runs beside the app (workers, a render worker): started with the app's settings, stopped with it. */
+export type Beside = (stack: { config: Config; temporal: Awaited<ReturnType<typeof connectTemporal>>; database: { url: string; db: Db }; blobs: BlobStore }) => Promise<{ close: () => Promise<unknown> }>;
+
+export type TestAppOptions = {
+  env?: Record<string, string>; mail?: MailCatcher; now?: () => Date; limiterNow?: () => number;
+  /** The approval page answers the device flow's requests, on this app's task queues. */
+  keyRequests?: boolean;
+  /** Whole-stack tests (e2e/) start workers here, so that pitches are written and videos made. */
+  beside?: Beside;
+};
+
 /**
- * The app over a test file's database, served on a free port at http://localhost:<port> (the
- * passkeys' relying party is a host name, never an IP address), its mail going to `mail`'s SMTP
- * server through the real mailer. `now` moves the rules' clock; the rate limiter keeps real time.
- * With `keyRequests`, the approval page answers requests through the run's Temporal server, on
- * this app's task queues (a gateway and a worker started with its prefix serve the same requests).
+ * The app over a test file's database and the run's Temporal server, served on a free port at
+ * http://localhost:<port> (the passkeys' relying party is a host name, never an IP address), its
+ * mail going to `mail`'s SMTP server through the real mailer. `now` moves the rules' clock; the
+ * rate limiter keeps real time.
  */
-export async function startTestApp(
-  database: { url: string; db: Db },
-  options: { env?: Record<string, string>; mail?: MailCatcher; now?: () => Date; limiterNow?: () => number; keyRequests?: boolean } = {},
-) {
+export async function startTestApp(database: { url: string; db: Db }, options: TestAppOptions = {}) {
   const port = await freePort();
   const appUrl = `http://localhost:${port}`;
-  const config = testConfig(database.url, { APP_PORT: String(port), APP_URL: appUrl, ...options.env });
+  const config = testConfig(database.url, { APP_PORT: String(port), APP_URL: appUrl, PRODUCTION_STEP_TIMEOUT_MS: '5000', ...options.env });
+  const temporal = await connectTemporal({ payloadKey: config.temporal.payloadKey });
+  const blobs = createBlobStore(config.blobs);
   const deps: AppDeps = {
     config, db: database.db, log: pino({ level: 'silent' }),
     mailer: options.mail ? smtpMailer({ url: options.mail.smtpUrl, from: config.mail.from }) : null,
-    limiter: createRateLimiter(database.db, options.limiterNow), now: options.now,
+    limiter: createRateLimiter(database.db, options.limiterNow), now: options.now, temporal: () => temporal.client, blobs,
   };
-  const temporal = options.keyRequests ? await connectTemporal({ payloadKey: config.temporal.payloadKey }) : null;
-  if (temporal) {
+  if (options.keyRequests) {
     deps.keyRequests = {
       db: database.db, appUrl, pendingMs: config.keyRequests.pendingMs, box: keyRequestBox(config.secrets),
       workflows: keyRequestWorkflows(temporal.client, keyRequestWorkflowSettings(config)),
     };
   }
+  const beside = await options.beside?.({ config, temporal, database, blobs });
   const app = createApp(deps);
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
@@ -47,7 +58,8 @@ export async function startTestApp(
         server.close(() => resolve());
         if ('closeAllConnections' in server) server.closeAllConnections();
       });
-      await temporal?.close();
+      await beside?.close();
+      await temporal.close();
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { test } from '@vp/testing';
-import { newWindowEachTime, startTestApp } from './app.ts';
+import { newWindowEachTime, startTestApp, type TestAppOptions } from './app.ts';
 import { launchBrowser } from './chromium.ts';
 import { startMailCatcher, type MailCatcher } from './mail-catcher.ts';
 
@@ -9,9 +9,9 @@ import { startMailCatcher, type MailCatcher } from './mail-catcher.ts';
  * A browser test file's setting: one Chromium and one SMTP catcher for the file, and an `it` whose
  * `app` fixture is the app over the file's database, mailing to that catcher, with sign-in limits
  * that never bite (the file signs in many times from one address). `app` adds options of the
- * test app (`keyRequests`: the approval page, over Temporal).
+ * test app (`keyRequests`: the approval page, over Temporal; `beside`: workers; `env`).
  */
-export function browserSuite(options: { app?: { keyRequests?: boolean } } = {}) {
+export function browserSuite(options: { app?: Omit<TestAppOptions, 'mail' | 'limiterNow'> } = {}) {
   const shared = {} as { browser: Browser; mail: MailCatcher };
   beforeAll(async () => {
     [shared.browser, shared.mail] = await Promise.all([launchBrowser(), startMailCatcher()]);

@@ -8,10 +8,11 @@ const root = fileURLToPath(new URL('../../../../', import.meta.url));
 
 /**
  * The real gateway in a process of its own, over the test file's database (the app imports no
- * other service): for tests that use a key made in the app on /v1.
+ * other service): for tests that use a key made in the app on /v1, or play a video the app links to.
+ * `port`: one chosen before, when the app must know the gateway's address (BASE_URL) first.
  */
-export async function startGatewayProcess(database: { url: string }, env: Record<string, string> = {}) {
-  const port = await freePort();
+export async function startGatewayProcess(database: { url: string }, env: Record<string, string> = {}, port?: number) {
+  port ??= await freePort();
   const baseUrl = `http://localhost:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'services/gateway/src/main.ts'], {
     cwd: root, stdio: ['ignore', 'ignore', 'pipe'],

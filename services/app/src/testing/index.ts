@@ -1,4 +1,4 @@
-export { newWindowEachTime, startTestApp, type TestApp } from './app.ts';
+export { newWindowEachTime, startTestApp, type Beside, type TestApp, type TestAppOptions } from './app.ts';
 export { startMailCatcher, signInLinkIn, type CaughtMail, type MailCatcher } from './mail-catcher.ts';
 export { addVirtualAuthenticator, expectAccessible, launchBrowser, newContext, signInByEmail, BROWSER_TEST_MS, CHROMIUM } from './browser.ts';
 export { startGatewayProcess } from './gateway.ts';

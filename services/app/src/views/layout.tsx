@@ -17,6 +17,7 @@ export type Chrome = {
 
 const NAV = [
   { href: '/', label: 'Productions' },
+  { href: '/webhooks', label: 'Webhooks' },
   { href: '/workspace', label: 'Workspace' },
   { href: '/keys', label: 'API keys' },
   { href: '/account', label: 'Account' },
