@@ -36,7 +36,7 @@ export function productionDriver(options: { baseUrl: string; db: Db; keys: strin
 
   /** Creates production `n`, greenlights its first pitch, and resolves with its final stage. */
   return async function drive(n: number): Promise<{ id: string; stage: Stage; greenlightTries: number }> {
-    const body = { brief: { intent: options.intent, format: { durationMs: options.durationMs } }, externalId: `chaos-${n}` };
+    const body = { brief: { intent: options.intent, format: { durationMs: options.durationMs, sound: { voiceover: false, music: false, sfx: false } } }, externalId: `chaos-${n}` };
     const id = await until('the create', async () => {
       const res = await request('/v1/productions', body);
       if (res.status === 201 || res.status === 200) return (res.json as { production: { id: string } }).production.id;

@@ -4,7 +4,7 @@
  * delivered + refunded; 0 double charges; 0 double deliveries of an event id to one endpoint;
  * 0 workflows stuck. The CI runs 10 productions (bench/chaos/chaos.test.ts).
  *
- *   pnpm tsx bench/chaos/run.ts [--productions 100] [--concurrency 6] [--kill-every 8000-20000] [--seed 40]
+ *   pnpm tsx bench/chaos/run.ts [--productions 100] [--concurrency 6] [--kill-every 12000-30000] [--seed 40]
  */
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
@@ -21,7 +21,7 @@ import { formatFigures, verdicts } from './figures.ts';
 
 const { values } = parseArgs({ options: {
   productions: { type: 'string', default: '100' }, concurrency: { type: 'string', default: '6' },
-  'kill-every': { type: 'string', default: '8000-20000' }, seed: { type: 'string', default: '40' },
+  'kill-every': { type: 'string', default: '12000-30000' }, seed: { type: 'string', default: '40' },
 } });
 const [min, max] = values['kill-every'].split('-').map(Number) as [number, number];
 

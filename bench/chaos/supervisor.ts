@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * A service process kept running, as a container's restart policy would: started, restarted at
@@ -110,10 +111,7 @@ export function seededRandom(seed: number): () => number {
 export async function killAtRandom(targets: Supervised[], options: { everyMs: [number, number]; random: () => number; signal: AbortSignal; log: (line: string) => void }) {
   const { everyMs: [min, max], random, signal, log } = options;
   while (!signal.aborted) {
-    await new Promise((resolve) => {
-      const timer = setTimeout(resolve, min + random() * (max - min));
-      signal.addEventListener('abort', () => resolve(clearTimeout(timer)), { once: true });
-    });
+    await sleep(min + random() * (max - min), undefined, { signal }).catch(() => {});
     if (signal.aborted) return;
     const target = targets[Math.floor(random() * targets.length)]!;
     if (target.kill()) log(`SIGKILL ${target.name} (kill ${target.kills} of it)`);
