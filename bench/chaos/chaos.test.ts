@@ -27,5 +27,5 @@ describe('productions while the worker and the render worker are SIGKILLed at ra
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
-  }, 600_000);
+  }, 900_000);
 });
