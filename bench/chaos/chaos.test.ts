@@ -17,7 +17,7 @@ describe('productions while the worker and the render worker are SIGKILLed at ra
       const figures = await runChaos({
         productions: PRODUCTIONS, concurrency: 5, killEveryMs: [12000, 30000], seed: 40,
         databaseUrl: database.url, temporalAddress: inject('temporalAddress'), workflowBundlePath: inject('workflowBundlePath'),
-        dataDir, secrets: testSecrets, taskQueuePrefix: `chaos${randomBytes(4).toString('hex')}`,
+        dataDir, secrets: testSecrets, taskQueuePrefix: `chaos${randomBytes(4).toString('hex')}`, deadlineMs: 780_000,
         log: (line) => console.log(line),
       });
       console.log(formatFigures(figures));

@@ -32,6 +32,8 @@ export type ChaosOptions = {
   /** The run's secrets (LINK_SIGNING_SECRET, …, TEMPORAL_PAYLOAD_KEY), given to every process. */
   secrets: Record<string, string>;
   taskQueuePrefix: string;
+  /** Past this, the run fails saying where its productions are. */
+  deadlineMs?: number;
   log?: (line: string) => void;
 };
 
@@ -93,11 +95,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
     const killing = killAtRandom(services, { everyMs: options.killEveryMs, random: seededRandom(options.seed), signal: chaos.signal, log });
     const drive = productionDriver({ baseUrl, db, keys, intent: 'Announce faster exports in release 2.4', durationMs: 5000, timeoutMs: 20 * 60_000 });
     let done = 0;
-    const outcomes = await pool(Array.from({ length: options.productions }, (_, i) => i), options.concurrency, async (n) => {
+    const driving = pool(Array.from({ length: options.productions }, (_, i) => i), options.concurrency, async (n) => {
       const outcome = await drive(n);
       log(`production ${++done}/${options.productions} ${outcome.stage}`);
       return outcome;
     });
+    const outcomes = await withinDeadline(driving, options.deadlineMs, () => stagesOf(db, account.id));
     chaos.abort();
     await killing;
     const seconds = (Date.now() - started) / 1000;
@@ -135,4 +138,27 @@ async function waitForDeliveries(db: ReturnType<typeof createDb>, ids: string[],
     if (Date.now() > deadline) return;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
+}
+
+/** `work`, or past `deadlineMs` an error saying what `describe` finds. */
+async function withinDeadline<T>(work: Promise<T>, deadlineMs: number | undefined, describe: () => Promise<string>): Promise<T> {
+  if (!deadlineMs) return work;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => void describe().then((what) => reject(new Error(`The productions had not all ended after ${deadlineMs} ms: ${what}`)), reject), deadlineMs);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The run's productions by stage, and where the unfinished ones' videos are. */
+async function stagesOf(db: ReturnType<typeof createDb>, accountId: string): Promise<string> {
+  const rows = await db.production.findMany({ where: { createdBy: accountId }, select: { stage: true, queue: true } });
+  const byStage: Record<string, number> = {};
+  for (const row of rows) byStage[row.stage] = (byStage[row.stage] ?? 0) + 1;
+  const queues = rows.filter((r) => r.queue).map((r) => JSON.stringify(r.queue));
+  return `${JSON.stringify(byStage)}; queue status of those in production: ${queues.join(' ') || 'none'}`;
 }
