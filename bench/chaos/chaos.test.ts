@@ -15,7 +15,7 @@ describe('productions while the worker and the render worker are SIGKILLed at ra
     const dataDir = await mkdtemp(join(tmpdir(), 'vp-chaos-'));
     try {
       const figures = await runChaos({
-        productions: PRODUCTIONS, concurrency: 5, killEveryMs: [12000, 30000], seed: 40,
+        productions: PRODUCTIONS, concurrency: 5, killEveryMs: [4000, 10000], seed: 40,
         databaseUrl: database.url, temporalAddress: inject('temporalAddress'), workflowBundlePath: inject('workflowBundlePath'),
         dataDir, secrets: testSecrets, taskQueuePrefix: `chaos${randomBytes(4).toString('hex')}`, deadlineMs: 780_000,
         log: (line) => console.log(line),
