@@ -81,6 +81,11 @@ export interface ProductionActivities {
    * nothing once the pitch was answered. Reports each recipient by heartbeat.
    */
   emailPitchLinks(input: { productionId: string; pitchVersion: number }): Promise<{ sent: number }>;
+  /**
+   * Tells each owner and editor who wants it that the production was delivered or failed; once
+   * per recipient, however often it runs. Reports each recipient by heartbeat.
+   */
+  emailNotice(input: { productionId: string; kind: 'video_delivered' | 'production_failed' }): Promise<{ sent: number }>;
 }
 
 /**

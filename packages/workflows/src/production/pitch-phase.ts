@@ -2,6 +2,7 @@ import { ActivityFailure, CancellationScope, condition, isCancellation, patched 
 import type { ProductionWorkflowInput } from '../definitions.ts';
 import type { Activities } from './activities.ts';
 import type { acceptUpdates } from './handlers.ts';
+import { emailNotice } from './notices.ts';
 import { isRefusal, type ProductionState } from './state.ts';
 import { settle } from './steps.ts';
 
@@ -54,9 +55,12 @@ export async function pitchPhase(state: ProductionState, input: ProductionWorkfl
   } catch (error) {
     if (!(error instanceof ActivityFailure) || isCancellation(error)) throw error;
     const failure = 'We could not write a pitch for this brief. Nothing was charged.';
-    await state.lock.runExclusive(async () => {
-      if (!state.ended && (await steps.fail({ productionId, error: failure })).applied) state.stage = 'failed';
+    const failed = await state.lock.runExclusive(async () => {
+      if (state.ended || !(await steps.fail({ productionId, error: failure })).applied) return false;
+      state.stage = 'failed';
+      return true;
     });
+    if (failed) emailNotice(state, activities, productionId, 'production_failed');
   }
 }
 
