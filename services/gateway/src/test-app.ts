@@ -8,7 +8,7 @@ import type { Db } from '@vp/db';
 import { connectTemporal, testConfig } from '@vp/testing';
 import type { WorkerDeps } from '@vp/worker';
 import { startTestWorkers } from '@vp/worker/testing';
-import { createRenderWorker, runRenderWorker } from '@vp/render-worker';
+import { createRenderWorker, createStoryboardWorker, runRenderWorker } from '@vp/render-worker';
 import { createApp } from './app.ts';
 import type { RateLimiter } from './rate-limit/fixed-window.ts';
 
@@ -40,9 +40,10 @@ export async function createTestStack(
   const gateway = await createTestGateway(database, { env: { PRODUCTION_STEP_TIMEOUT_MS: '5000', ...options.env } });
   const workers = await startTestWorkers(database, { config: gateway.config, temporal: gateway.temporal, ...options.worker });
   const stop = new AbortController();
-  const rendering = options.render && runRenderWorker(await createRenderWorker({
-    config: gateway.config, connection: gateway.temporal.nativeConnection, db: database.db, blobs: gateway.blobs, workflowBundle: gateway.temporal.workflowBundle,
-  }), stop.signal);
+  const renderDeps = { config: gateway.config, connection: gateway.temporal.nativeConnection, db: database.db, blobs: gateway.blobs };
+  const rendering = options.render && runRenderWorker([
+    await createRenderWorker({ ...renderDeps, workflowBundle: gateway.temporal.workflowBundle }), await createStoryboardWorker(renderDeps),
+  ], stop.signal);
   return {
     ...gateway,
     close: async () => {
