@@ -17,6 +17,8 @@ export function drawStoryboard(state: ProductionState, input: ProductionWorkflow
     // Workflows started before the storyboard queue was named: it sits beside the render queue.
     taskQueue: input.storyboardTaskQueue ?? input.renderTaskQueue.replace(/render$/, 'storyboard'),
     startToCloseTimeout: '2 minutes',
+    // Not drawn in 10 minutes (no render worker free): the pitch goes without stills.
+    scheduleToCloseTimeout: '10 minutes',
     retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumAttempts: 3 },
   });
   const scope = new CancellationScope();
