@@ -1,6 +1,6 @@
 import type { Db } from '@vp/db';
 import { createTestGateway } from '@vp/gateway/testing';
-import { createRenderWorker, runRenderWorker } from '@vp/render-worker';
+import { createRenderWorker, createStoryboardWorker, runRenderWorker } from '@vp/render-worker';
 import type { WorkerDeps } from '@vp/worker';
 import { startTestWorkers } from '@vp/worker/testing';
 
@@ -15,9 +15,10 @@ export async function createTestStack(
   const gateway = await createTestGateway(database, { env: { PRODUCTION_STEP_TIMEOUT_MS: '5000', ...options.env } });
   const workers = await startTestWorkers(database, { config: gateway.config, temporal: gateway.temporal, ...options.worker });
   const stop = new AbortController();
-  const rendering = options.render && runRenderWorker(await createRenderWorker({
-    config: gateway.config, connection: gateway.temporal.nativeConnection, db: database.db, blobs: gateway.blobs, workflowBundle: gateway.temporal.workflowBundle,
-  }), stop.signal);
+  const renderDeps = { config: gateway.config, connection: gateway.temporal.nativeConnection, db: database.db, blobs: gateway.blobs };
+  const rendering = options.render && runRenderWorker([
+    await createRenderWorker({ ...renderDeps, workflowBundle: gateway.temporal.workflowBundle }), await createStoryboardWorker(renderDeps),
+  ], stop.signal);
   return {
     ...gateway,
     close: async () => {

@@ -1,5 +1,5 @@
 import type { Beside } from '@vp/app/testing';
-import { createRenderWorker, runRenderWorker } from '@vp/render-worker';
+import { createRenderWorker, createStoryboardWorker, runRenderWorker } from '@vp/render-worker';
 import { startTestWorkers } from '@vp/worker/testing';
 
 /**
@@ -10,9 +10,10 @@ export function withWorkers(options: { render?: boolean } = {}): Beside {
   return async ({ config, temporal, database, blobs }) => {
     const workers = await startTestWorkers(database, { config, temporal });
     const stop = new AbortController();
-    const rendering = options.render && runRenderWorker(await createRenderWorker({
-      config, connection: temporal.nativeConnection, db: database.db, blobs, workflowBundle: temporal.workflowBundle,
-    }), stop.signal);
+    const renderDeps = { config, connection: temporal.nativeConnection, db: database.db, blobs };
+    const rendering = options.render && runRenderWorker([
+      await createRenderWorker({ ...renderDeps, workflowBundle: temporal.workflowBundle }), await createStoryboardWorker(renderDeps),
+    ], stop.signal);
     return {
       close: async () => {
         stop.abort();

@@ -4,3 +4,4 @@ export { createWebhookActivities, type WebhookActivityDeps } from './webhooks.ts
 export { sendLinkEmails, type LinkEmailDeps } from './link-emails.ts';
 export { keepRunning } from './keep-running.ts';
 export { createKeyRequestActivities } from './key-requests.ts';
+export { sendNoticeEmails, type NoticeEmailDeps, type NoticeKind } from './notice-emails.ts';

@@ -39,7 +39,8 @@ export async function sendLinkEmails(deps: LinkEmailDeps, input: { productionId:
     where: { id: input.productionId },
     include: {
       pitches: { where: { version: input.pitchVersion } },
-      workspace: { include: { memberships: { where: { role: { in: ['owner', 'editor'] } }, include: { account: true } } } },
+      // Owners and editors, but those who turned pitch e-mails off (on /account).
+      workspace: { include: { memberships: { where: { role: { in: ['owner', 'editor'] }, account: { emailOptOuts: { none: { kind: 'pitch_ready' } } } }, include: { account: true } } } },
     },
   });
   const pitchRow = production?.pitches[0];

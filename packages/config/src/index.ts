@@ -141,6 +141,10 @@ const Env = z.object({
   RENDER_SHUTDOWN_GRACE_MS: int(300_000),
   RENDER_WAIT_MS: int(90_000),
   RENDER_BODY_LIMIT_BYTES: int(110 * 1024 * 1024),
+  // Storyboard stills: drawn at once per render worker, on their own task queue; how long a pitch's
+  // e-mail waits for its stills before it goes without them (0: it never waits).
+  STORYBOARD_CONCURRENCY: z.coerce.number().int().min(1).default(1),
+  STORYBOARD_WAIT_MS: int(20_000),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -246,6 +250,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       workDir: `${e.DATA_DIR.replace(/\/$/, '')}/render-work`,
       waitMs: e.RENDER_WAIT_MS,
       bodyLimitBytes: e.RENDER_BODY_LIMIT_BYTES,
+      storyboardConcurrency: e.STORYBOARD_CONCURRENCY,
+      storyboardWaitMs: e.STORYBOARD_WAIT_MS,
     },
   };
 }

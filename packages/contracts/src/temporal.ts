@@ -4,6 +4,8 @@ export const TASK_QUEUES = {
   webhooks: 'webhooks',
   keys: 'key-requests',
   render: 'render',
+  /** Storyboard stills, apart from the videos so that they never wait behind one (nor slow one down). */
+  storyboard: 'storyboard',
 } as const;
 export type TaskQueueName = keyof typeof TASK_QUEUES;
 

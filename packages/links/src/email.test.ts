@@ -56,3 +56,27 @@ describe('the pitch e-mail', () => {
     expect(email.text).toContain(pitchMarkdown(pitch));
   });
 });
+
+describe('the pitch e-mail with its storyboard', () => {
+  const drawn = Pitch.parse({
+    ...pitch,
+    shots: pitch.shots.map((shot) => ({ ...shot, previewUrl: `https://api.example/storyboards/p1/2/${shot.index}.jpg?expires=1&signature=s"x` })),
+  });
+  const withStills = pitchEmail({
+    workspaceName: 'Acme & Co', intent: 'Announce dark mode', pitch: drawn, pitchMarkdown: pitchMarkdown(drawn),
+    pageUrl: 'https://app.example/productions/p1', links, expiresAt: new Date('2026-12-01T07:22:00Z'),
+  });
+
+  it('shows one still per shot, our signed addresses escaped, each named for its shot', () => {
+    const images = [...withStills.html.matchAll(/<img src="([^"]+)" alt="([^"]+)"/g)].map(([, src, alt]) => ({ src, alt }));
+    expect(images).toEqual([
+      { src: 'https://api.example/storyboards/p1/2/0.jpg?expires=1&#38;signature=s&#34;x', alt: 'Shot 1: Hook' },
+      { src: 'https://api.example/storyboards/p1/2/1.jpg?expires=1&#38;signature=s&#34;x', alt: 'Shot 2: Call to action' },
+    ]);
+    expect(withStills.text).toContain('Shot 1, Hook: https://api.example/storyboards/p1/2/0.jpg');
+  });
+
+  it('shows none while the stills are not drawn', () => {
+    expect(email.html).not.toContain('<img');
+  });
+});

@@ -45,6 +45,7 @@ export function pitchEmail(input: PitchEmailInput): { subject: string; text: str
     '',
     validity,
     `The production: ${input.pageUrl}`,
+    ...storyboardText(pitch),
     '',
     '---',
     '',
@@ -56,11 +57,28 @@ export function pitchEmail(input: PitchEmailInput): { subject: string; text: str
     `<p>A pitch is ready in <b>${escapeHtml(input.workspaceName)}</b> for “${escapeHtml(input.intent)}”.</p>`,
     `<p>${button(links.greenlight, `Greenlight for ${pitch.estimatedCredits} credits`, PRIMARY)}${button(links.comment, 'Send comments', SECONDARY)}${button(links.decline, 'Decline', SECONDARY)}</p>`,
     `<p style="color:#5b6170;font-size:14px">${escapeHtml(validity)} <a href="${escapeHtml(input.pageUrl)}" style="color:#4f46e5">Open the production</a>.</p>`,
+    storyboardHtml(pitch),
     '<hr style="border:0;border-top:1px solid #e3e5ea;margin:24px 0">',
     markdown.render(input.pitchMarkdown),
     '</div>',
   ].join('\n');
   return { subject, text, html };
+}
+
+const shotsWithStills = (pitch: Pitch) => [...pitch.shots].sort((a, b) => a.index - b.index).filter((shot) => shot.previewUrl);
+
+/** The storyboard's stills, as addresses: the frames the video will show at each shot's key moment. */
+function storyboardText(pitch: Pitch): string[] {
+  const shots = shotsWithStills(pitch);
+  return shots.length ? ['', 'The storyboard (one still per shot):', ...shots.map((shot) => `  Shot ${shot.index + 1}, ${shot.title}: ${shot.previewUrl}`)] : [];
+}
+
+/** The storyboard's stills in a row that wraps on a phone: ours, signed, the only pictures the message loads. */
+function storyboardHtml(pitch: Pitch): string {
+  const shots = shotsWithStills(pitch);
+  if (!shots.length) return '';
+  const still = (shot: Pitch['shots'][number]) => `<img src="${escapeHtml(shot.previewUrl!)}" alt="${escapeHtml(`Shot ${shot.index + 1}: ${shot.title}`)}" width="180" style="width:180px;max-width:100%;height:auto;margin:0 8px 8px 0;border-radius:6px;border:1px solid #e3e5ea;vertical-align:top">`;
+  return `<p style="margin:16px 0 0">${shots.map(still).join('')}</p>`;
 }
 
 function escapeHtml(value: string): string {

@@ -10,3 +10,4 @@ export { deliveryOf } from './delivery.ts';
 export { presentRender, readRender, requestRender, type OneCallRenderDeps, type RenderRequest } from './one-call-renders.ts';
 export { EXPORT_NOT_STARTED, startQueuedExport } from './export-starts.ts';
 export { deliveredProject, finishedSharedExport, type DeliveredProject } from './delivered.ts';
+export { checkStillSignature, signedStillUrl, STILL_URL_TTL_MS, stillKey, type StillRef } from './storyboard-urls.ts';

@@ -10,6 +10,8 @@ export type ProductionWorkflowSettings = {
   taskQueuePrefix: string;
   stepTimeoutMs: number;
   renderHeartbeatTimeoutMs?: number;
+  /** How long a pitch's e-mail waits for its storyboard stills. */
+  storyboardWaitMs?: number;
   /** How long a caller waits for an Update's answer before it is told to read the production (503). */
   updateDeadlineMs: number;
 };
@@ -18,11 +20,12 @@ export type ProductionWorkflowSettings = {
 export function productionWorkflowSettings(config: {
   temporal: { taskQueuePrefix: string; updateDeadlineMs: number };
   worker: { stepTimeoutMs: number };
-  render: { heartbeatTimeoutMs: number };
+  render: { heartbeatTimeoutMs: number; storyboardWaitMs?: number };
 }): ProductionWorkflowSettings {
   return {
     taskQueuePrefix: config.temporal.taskQueuePrefix, stepTimeoutMs: config.worker.stepTimeoutMs,
     renderHeartbeatTimeoutMs: config.render.heartbeatTimeoutMs, updateDeadlineMs: config.temporal.updateDeadlineMs,
+    storyboardWaitMs: config.render.storyboardWaitMs,
   };
 }
 
@@ -63,6 +66,8 @@ export function productionWorkflows(client: Client, settings: ProductionWorkflow
         greenlightMode: production.greenlightMode,
         revisions: REVISIONS,
         renderTaskQueue: taskQueue('render', settings.taskQueuePrefix),
+        storyboardTaskQueue: taskQueue('storyboard', settings.taskQueuePrefix),
+        storyboardWaitMs: settings.storyboardWaitMs ?? 0,
         stepTimeoutMs: settings.stepTimeoutMs,
         ...(settings.renderHeartbeatTimeoutMs ? { renderHeartbeatTimeoutMs: settings.renderHeartbeatTimeoutMs } : {}),
       };

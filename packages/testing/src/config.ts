@@ -25,6 +25,8 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
     WEBHOOK_SWEEP_INTERVAL_MS: '0',
     // A test's in-process render worker stops within seconds; the stop test runs its own with the default.
     RENDER_SHUTDOWN_GRACE_MS: '10000',
+    // Most test files run no render worker: their pitch e-mails do not wait for stills nobody draws.
+    STORYBOARD_WAIT_MS: '0',
     ...env,
   });
 }

@@ -51,6 +51,10 @@ export type ProductionWorkflowInput = {
   stepTimeoutMs: number;
   /** How long a render may go without a heartbeat (a killed machine) before it is retried elsewhere. */
   renderHeartbeatTimeoutMs?: number;
+  /** Where storyboard stills are drawn; absent in workflows started before (then beside the render queue). */
+  storyboardTaskQueue?: string;
+  /** How long a pitch's e-mail waits for its stills before it goes without them. */
+  storyboardWaitMs?: number;
 };
 
 export type StepOutcome = { applied: true } | { applied: false; stage: Stage };
@@ -81,6 +85,11 @@ export interface ProductionActivities {
    * nothing once the pitch was answered. Reports each recipient by heartbeat.
    */
   emailPitchLinks(input: { productionId: string; pitchVersion: number }): Promise<{ sent: number }>;
+  /**
+   * Tells each owner and editor who wants it that the production was delivered or failed; once
+   * per recipient, however often it runs. Reports each recipient by heartbeat.
+   */
+  emailNotice(input: { productionId: string; kind: 'video_delivered' | 'production_failed' }): Promise<{ sent: number }>;
 }
 
 /**
@@ -107,6 +116,12 @@ export interface RenderFarmActivities {
   renderImages(input: { renderId: string }): Promise<void>;
   /** Renders a stored project version again (a re-export from the project page). */
   exportVersion(input: { exportId: string }): Promise<void>;
+}
+
+/** The storyboard's activity, on its own task queue (render workers take it, apart from the videos). */
+export interface StoryboardActivities {
+  /** Draws one still per shot of a pitch version and gives each shot its `previewUrl`; drawn once. */
+  drawStoryboard(input: { productionId: string; pitchVersion: number }): Promise<{ stills: number }>;
 }
 
 /** Short database steps of the render and export workflows (local activities of the render worker). */

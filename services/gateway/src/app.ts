@@ -25,6 +25,7 @@ import { linkRoutes } from './links/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { deliveryRoutes } from './delivery/routes.ts';
 import { renderRoutes, renderVideoRoutes } from './renders/routes.ts';
+import { storyboardRoutes } from './storyboards/routes.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limit/fixed-window.ts';
 import { within } from './surfaces.ts';
 
@@ -78,6 +79,7 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
   const renders = { ...domain.renders, config: deps.config };
   app.route('/v1/renders', renderRoutes<GatewayEnv>({ ...renders, caller: (c) => c.var.principal, receivedAt: (c) => c.var.receivedAt }));
   app.route('/', renderVideoRoutes(renders));
+  app.route('/', storyboardRoutes({ blobs: domain.renders.blobs, urlSecret: deps.config.secrets.urls }));
   app.route('/', deliveryRoutes({ ...deps, renders: domain.renders }));
   app.route('/', codecRoutes(deps.config));
   documentPages(app);

@@ -45,6 +45,11 @@ started, whether it is a retry, and the progress in words; each phase adds one \
 \`production.progress\`. The render farm tries 3 times; then the production fails with a readable \`error\` and a full
 refund. Video files are served with byte ranges (206, 416) and validators.
 
+**Storyboard.** Once a pitch is written, the renderer draws one still per shot at the shot's key moment (the frame the
+video will show then), and each shot gains \`previewUrl\`: a signed JPEG address that works without a key for 7 days
+after it was drawn (an expired address answers 410 \`expired\`, a changed one 403 \`forbidden\`). It is absent until
+the stills are drawn, a few seconds after \`pitch_ready\`, and on pitches written before storyboards.
+
 **Renders** (\`/v1/renders\`, scope \`renders\`): 1 to 10 PNG, JPEG or WebP images of at most 10 MB each (checked by their
 bytes) in a multipart/form-data body. \`wait=true\` holds up to 90 seconds, then answers 202 while the render goes on.
 \`videoUrl\` is signed and works without a key for 24 hours from the read that returned it; read the render again for a

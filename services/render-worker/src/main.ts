@@ -8,7 +8,7 @@ import { HEARTBEAT_EVERY_MS, touchWhenHealthy } from '@vp/health';
 import { checkRenderTools, selfCheckRender } from '@vp/render';
 import { renderFarmWorkflows, temporalClient } from '@vp/temporal-client';
 import pino from 'pino';
-import { createRenderWorker, runRenderWorker } from './worker.ts';
+import { createRenderWorker, createStoryboardWorker, runRenderWorker } from './worker.ts';
 
 const config = loadConfig();
 const log = pino({ level: config.logLevel, base: { service: 'render-worker' } });
@@ -30,6 +30,7 @@ const db = createDb(requireDatabaseUrl(config), { max: 4 });
 const connection = await NativeConnection.connect({ address: config.temporal.address ?? 'localhost:7233' });
 const blobs = createBlobStore(config.blobs);
 const worker = await createRenderWorker({ config, connection, db, blobs });
+const storyboard = await createStoryboardWorker({ config, connection, db, blobs });
 
 const stop = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
@@ -55,8 +56,8 @@ if (healthFile) {
     onError: (error) => log.warn({ err: error }, 'not healthy: the heartbeat was not written'),
   });
 }
-log.info({ taskQueue: worker.options.taskQueue, concurrency: config.render.concurrency, blobStore: config.blobs.kind, tools, selfCheckMs }, 'render worker started');
-await runRenderWorker(worker, stop.signal);
+log.info({ taskQueue: worker.options.taskQueue, concurrency: config.render.concurrency, blobStore: config.blobs.kind, tools, selfCheckMs, storyboardQueue: storyboard.options.taskQueue, storyboardConcurrency: config.render.storyboardConcurrency }, 'render worker started');
+await runRenderWorker([worker, storyboard], stop.signal);
 await connection.close();
 await db.$disconnect();
 log.info('render worker stopped');

@@ -1,5 +1,5 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import { createRenderFarmActivities } from '@vp/activities/render-farm';
+import { createRenderFarmActivities, createStoryboardActivities } from '@vp/activities/render-farm';
 import type { BlobStore } from '@vp/blobs';
 import type { Config } from '@vp/config';
 import { taskQueue } from '@vp/contracts';
@@ -45,8 +45,30 @@ export async function createRenderWorker(deps: RenderWorkerDeps): Promise<Worker
   });
 }
 
-/** Runs the worker until the signal aborts, then drains it. */
-export async function runRenderWorker(worker: Worker, signal: AbortSignal): Promise<void> {
-  signal.addEventListener('abort', () => worker.shutdown(), { once: true });
-  await worker.run();
+/**
+ * The storyboard's worker, in the render worker's process: its own task queue and its own slots
+ * (STORYBOARD_CONCURRENCY), so that a pitch's stills never wait behind a video, and a video's
+ * render slots are never taken by stills. A still is a few hundred milliseconds of drawing.
+ */
+export async function createStoryboardWorker(deps: Omit<RenderWorkerDeps, 'workflowBundle'>): Promise<Worker> {
+  const { config } = deps;
+  return Worker.create({
+    connection: deps.connection,
+    namespace: config.temporal.namespace,
+    dataConverter: temporalDataConverter(config.temporal),
+    taskQueue: taskQueue('storyboard', config.temporal.taskQueuePrefix),
+    activities: createStoryboardActivities({
+      db: deps.db, blobs: deps.blobs, workDir: config.render.workDir, allowPrivateUrls: config.allowPrivateUrls,
+      baseUrl: config.baseUrl, urlSecret: config.secrets.urls,
+    }),
+    maxConcurrentActivityTaskExecutions: config.render.storyboardConcurrency,
+    shutdownGraceTime: '10 seconds',
+  });
+}
+
+/** Runs the workers until the signal aborts, then drains them. */
+export async function runRenderWorker(workers: Worker | Worker[], signal: AbortSignal): Promise<void> {
+  const all = Array.isArray(workers) ? workers : [workers];
+  signal.addEventListener('abort', () => all.forEach((worker) => worker.shutdown()), { once: true });
+  await Promise.all(all.map((worker) => worker.run()));
 }

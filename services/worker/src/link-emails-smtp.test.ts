@@ -75,12 +75,15 @@ async function startProduction(env: Env, owner: { account: { id: string }; works
   return production.id;
 }
 
-/** Whether any workflow on this file's task queues still has a step under way or waiting for its retry. */
+/**
+ * Whether any workflow on this file's task queues still has an e-mail step under way or waiting
+ * for its retry (a pitch's storyboard waits for a render worker, which this file does not run).
+ */
 async function anyStepPending(env: Env): Promise<boolean> {
   const queues = (Object.keys(TASK_QUEUES) as TaskQueueName[]).map((name) => `'${taskQueue(name, env.config.temporal.taskQueuePrefix)}'`);
   for await (const workflow of env.client.workflow.list({ query: `TaskQueue IN (${queues.join(', ')}) AND ExecutionStatus = 'Running'` })) {
     const { raw } = await env.client.workflow.getHandle(workflow.workflowId, workflow.runId).describe();
-    if (raw.pendingActivities?.length) return true;
+    if (raw.pendingActivities?.some((activity) => activity.activityType?.name !== 'drawStoryboard')) return true;
   }
   return false;
 }

@@ -45,6 +45,7 @@ export async function createWorkers(deps: WorkerDeps): Promise<Worker[]> {
       db: deps.db, writer: deps.writer, events, appUrl: config.appUrl, linkSecret: settings.linkSecret,
       // Greenlight links switched off on this server: nobody is e-mailed them.
       mailer: config.switches.links ? mailer : null,
+      noticeMailer: mailer,
     }),
     maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivities,
   });

@@ -10,7 +10,7 @@ import { videoSteps } from './video-steps.ts';
 
 /**
  * Without `events`, stage changes publish nothing (tests of the production workflow alone);
- * without `mailer`, no pitch e-mail is sent.
+ * without `mailer`, no pitch e-mail is sent; without `noticeMailer`, no notice.
  */
 export type ProductionActivityDeps = Omit<PitchEmailDeps, 'mailer'> & { writer: PitchWriter; events?: EventPublisher; mailer?: PitchEmailDeps['mailer'] };
 

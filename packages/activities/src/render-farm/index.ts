@@ -195,3 +195,4 @@ export function createRenderFarmActivities(deps: RenderFarmDeps): RenderFarmActi
     },
   };
 }
+export { createStoryboardActivities, type StoryboardDeps } from './storyboard.ts';

@@ -23,6 +23,13 @@ export function productionActivities(input: ProductionWorkflowInput) {
       scheduleToCloseTimeout: '1 day',
       retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' },
     }),
+    // Notices (delivered, failed): retried as the pitch e-mails are, for a day.
+    notices: proxyActivities<Pick<ProductionActivities, 'emailNotice'>>({
+      startToCloseTimeout: '30 minutes',
+      heartbeatTimeout: '2 minutes',
+      scheduleToCloseTimeout: '1 day',
+      retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' },
+    }),
     renderFarm: proxyActivities<RenderFarmActivities>({
       taskQueue: input.renderTaskQueue,
       startToCloseTimeout: '30 minutes',

@@ -2,8 +2,10 @@ import { ActivityFailure, CancellationScope, condition, isCancellation, patched 
 import type { ProductionWorkflowInput } from '../definitions.ts';
 import type { Activities } from './activities.ts';
 import type { acceptUpdates } from './handlers.ts';
+import { emailNotice } from './notices.ts';
 import { isRefusal, type ProductionState } from './state.ts';
 import { settle } from './steps.ts';
+import { drawStoryboard } from './storyboard.ts';
 
 /** Pitch e-mails go out from an activity of this workflow (before, the show-pitch step started a workflow of their own). */
 export const PITCH_EMAILS_PATCH = 'pitch-emails-from-the-production';
@@ -37,6 +39,7 @@ export async function pitchPhase(state: ProductionState, input: ProductionWorkfl
       });
       if (!shown) return;
       if (state.now() !== 'pitch_ready') return;
+      const storyboard = drawStoryboard(state, input, version);
       let asked = input.greenlightMode === 'manual';
       if (!asked) {
         await state.lock.runExclusive(() => updates.greenlight({ actor: 'auto' }, 'auto')).catch((error: unknown) => {
@@ -45,18 +48,22 @@ export async function pitchPhase(state: ProductionState, input: ProductionWorkfl
           asked = true;
         });
       }
-      const mailing = asked && patched(PITCH_EMAILS_PATCH) ? emailLinks(state, activities, productionId, version) : null;
+      const mailing = asked && patched(PITCH_EMAILS_PATCH) ? emailLinks(state, activities, productionId, version, storyboard?.drawnOrWaited) : null;
       await condition(() => !state.lock.held && state.stage !== 'pitch_ready');
-      // Answered: whoever had not been sent the links yet need not be.
+      // Answered: whoever had not been sent the links yet need not be; the stills are not needed.
       mailing?.cancel();
+      storyboard?.cancel();
       if (state.now() !== 'writing_pitch') return;
     }
   } catch (error) {
     if (!(error instanceof ActivityFailure) || isCancellation(error)) throw error;
     const failure = 'We could not write a pitch for this brief. Nothing was charged.';
-    await state.lock.runExclusive(async () => {
-      if (!state.ended && (await steps.fail({ productionId, error: failure })).applied) state.stage = 'failed';
+    const failed = await state.lock.runExclusive(async () => {
+      if (state.ended || !(await steps.fail({ productionId, error: failure })).applied) return false;
+      state.stage = 'failed';
+      return true;
     });
+    if (failed) emailNotice(state, activities, productionId, 'production_failed');
   }
 }
 
@@ -69,8 +76,10 @@ function unlessRefused(error: unknown) {
  * answer, and stops the sending once one comes. A sending that fails for good (a day of a mail
  * server away) leaves the links in the webhook payloads and the pitch on its page.
  */
-function emailLinks(state: ProductionState, { mail }: Activities, productionId: string, pitchVersion: number): CancellationScope {
+function emailLinks(state: ProductionState, { mail }: Activities, productionId: string, pitchVersion: number, stills?: () => Promise<unknown>): CancellationScope {
   const scope = new CancellationScope();
-  state.background.push(scope.run(() => mail.emailPitchLinks({ productionId, pitchVersion })).catch(() => {}));
+  // With its storyboard's stills where they come soon enough (STORYBOARD_WAIT_MS).
+  const send = () => mail.emailPitchLinks({ productionId, pitchVersion });
+  state.background.push(scope.run(() => (stills ? stills().then(send) : send())).catch(() => {}));
   return scope;
 }

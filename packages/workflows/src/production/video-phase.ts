@@ -2,6 +2,7 @@ import { ActivityFailure, CancellationScope, condition, isCancellation, setHandl
 import { RENDER_TRIES, renderProgressSignal, type ProductionWorkflowInput, type RenderProgress } from '../definitions.ts';
 import { renderFailure } from '../render-farm.ts';
 import type { Activities } from './activities.ts';
+import { emailNotice } from './notices.ts';
 import type { ProductionState } from './state.ts';
 
 /**
@@ -11,7 +12,8 @@ import type { ProductionState } from './state.ts';
  * when every try failed. The render farm reports its phases; this workflow alone records them
  * and moves the stage.
  */
-export async function videoPhase(state: ProductionState, input: ProductionWorkflowInput, { steps, renderFarm }: Activities) {
+export async function videoPhase(state: ProductionState, input: ProductionWorkflowInput, activities: Activities) {
+  const { steps, renderFarm } = activities;
   const { productionId } = input;
   const progress = recordProgress(state, input, steps);
   // Not applied: a cancel recorded first; its handler may not have resumed to say so yet.
@@ -29,6 +31,7 @@ export async function videoPhase(state: ProductionState, input: ProductionWorkfl
     await progress.drained();
     if ((await steps.deliver({ productionId, exportId })).applied) {
       state.stage = 'delivered';
+      emailNotice(state, activities, productionId, 'video_delivered');
       return;
     }
     // Not applied: cancelled as the video was finished.
@@ -39,9 +42,12 @@ export async function videoPhase(state: ProductionState, input: ProductionWorkfl
       video.undelivered = 'The video could not be made.';
       await progress.drained();
       const failure = renderFailure(error, { medium: 'A media file', then: 'Your credits were refunded.' });
-      await state.lock.runExclusive(async () => {
-        if (!state.ended && (await steps.fail({ productionId, error: failure })).applied) state.stage = 'failed';
+      const failed = await state.lock.runExclusive(async () => {
+        if (state.ended || !(await steps.fail({ productionId, error: failure })).applied) return false;
+        state.stage = 'failed';
+        return true;
       });
+      if (failed) emailNotice(state, activities, productionId, 'production_failed');
     }
   }
 }

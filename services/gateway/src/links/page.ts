@@ -113,7 +113,7 @@ function pitchCard(pitch: Pitch): Markup {
     at += shot.durationMs;
     return html`<tr>
   <td>${shot.index + 1}</td>
-  <td><strong>${shot.title}</strong><br><span class="muted">${formatDuration(from)}–${formatDuration(at)}</span></td>
+  <td><strong>${shot.title}</strong><br><span class="muted">${formatDuration(from)}–${formatDuration(at)}</span>${still(shot)}</td>
   <td>${shot.visual}${shot.text ? html`<br><span class="muted">On screen: “${shot.text}”</span>` : null}${shot.voiceover ? html`<br><span class="muted">Voiceover: “${shot.voiceover}”</span>` : null}</td>
 </tr>`;
   });
@@ -123,6 +123,11 @@ function pitchCard(pitch: Pitch): Markup {
   <table><thead><tr><th>#</th><th>Shot</th><th>What you see and hear</th></tr></thead><tbody>${shots}</tbody></table>
   ${pitch.music ? html`<p class="muted">Music: ${pitch.music}</p>` : null}
 </section>`;
+}
+
+/** The shot's storyboard still (the frame the video shows at its key moment), once drawn. */
+function still(shot: Pitch['shots'][number]): Markup | null {
+  return shot.previewUrl ? html`<br><img src="${shot.previewUrl}" alt="Shot ${shot.index + 1}, as the video will show it" width="200">` : null;
 }
 
 /** A request refused before the link was read: too many from one address, a body too large. */

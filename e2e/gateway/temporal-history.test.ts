@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect } from 'vitest';
 import type { Mailer, MailMessage } from '@vp/mail';
 import { findPlaintext, rawRuns, seedAccount, test, testSecrets, waitFor } from '@vp/testing';
 import { startReceiver, type Receiver } from '@vp/webhooks/testing';
-import { createTestStack, json, withKey } from './test-app.ts';
+import { json, withKey } from '@vp/gateway/testing';
+import { createTestStack } from '../stack.ts';
 
 /**
  * Issue 40, item 4: nothing readable in Temporal's history. A production goes through an e-mailed
