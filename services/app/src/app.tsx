@@ -9,6 +9,7 @@ import { accountRoutes } from './routes/account.tsx';
 import { assetRoutes } from './routes/assets.ts';
 import { GATEWAY_PAGES, gatewayPageRoutes } from './routes/gateway-pages.ts';
 import { keyRoutes } from './routes/keys.tsx';
+import { oauthRoutes } from './routes/oauth.tsx';
 import { productionRoutes } from './routes/productions.tsx';
 import { signInRoutes, signOutRoute } from './routes/sign-in.tsx';
 import { workspaceRoutes } from './routes/workspace.tsx';
@@ -55,6 +56,8 @@ export function createApp(deps: AppDeps) {
   app.use(sameOriginOnly(site));
   app.use(loadSession(deps, site));
   app.route('/sign-in', signInRoutes(deps, site));
+  // The MCP consent page signs in first and checks its own form's CSRF token (routes/oauth.tsx).
+  app.route('/oauth', oauthRoutes(deps, site));
 
   // Everything below needs a session, and each of its forms the session's CSRF token.
   for (const path of ['/', '/account', '/account/*', '/keys', '/keys/*', '/workspace', '/workspace/*', '/sign-out']) {
