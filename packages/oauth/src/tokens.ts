@@ -22,9 +22,10 @@ export async function exchangeCode(context: TokenContext, params: Record<string,
   return db.$transaction(async (tx) => {
     const claimed = await tx.oAuthCode.updateMany({ where: { id: code.id, usedAt: null, expiresAt: { gt: now } }, data: { usedAt: now } });
     if (claimed.count === 0) {
+      if (!code.usedAt) throw invalidGrant('The code has expired.');
       // A code used twice may have been stolen: whatever it gave is withdrawn (RFC 6749 4.1.2).
-      if (code.usedAt) await revokeGrantWithin(tx, code.grantId, now);
-      throw invalidGrant(code.usedAt ? 'The code was already used; the tokens it gave are revoked.' : 'The code has expired.');
+      await revokeGrantWithin(tx, code.grantId, now);
+      return 'reused' as const;
     }
     if (params.redirect_uri !== code.redirectUri) throw invalidGrant('redirect_uri differs from the authorization request\'s.');
     if (!VERIFIER.test(params.code_verifier!) || s256(params.code_verifier!) !== code.codeChallenge) throw invalidGrant('The PKCE code_verifier does not match the code_challenge.');
@@ -33,6 +34,10 @@ export async function exchangeCode(context: TokenContext, params: Record<string,
     }
     if (code.grant.revokedAt) throw invalidGrant('This connection was revoked.');
     return issueTokens(tx, code.grantId, now);
+  }).then((result) => {
+    // Thrown after the commit: the revocation stays.
+    if (result === 'reused') throw invalidGrant('The code was already used; the tokens it gave are revoked.');
+    return result;
   });
 }
 
