@@ -10,6 +10,8 @@ import { answer, toolResult } from './tool-result.ts';
 const Id = z.object({ id: z.uuid().describe('The production id.') });
 const WorkspaceId = z.uuid().optional().describe('The workspace; default: your personal one.');
 const ProductionOut = z.object({ production: Production });
+/** The API's create body as a tool's input: its own root (a named schema would be a bare `$ref`, and tool inputs must be objects). */
+const CreateInput = z.object(CreateProductionBody.shape);
 const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
 const READ = { readOnlyHint: true, openWorldHint: false };
 
@@ -18,7 +20,7 @@ export function registerProductionTools(server: McpServer, deps: ProductionDeps,
   server.registerTool('create_production', {
     title: 'Create a production',
     description: 'Push a brief (what the video should say, optionally code changes, brand and format). A free pitch is written in the background; use wait_for_production to wait for `pitch_ready`, then greenlight, comment or decline.',
-    inputSchema: CreateProductionBody, outputSchema: ProductionOut,
+    inputSchema: CreateInput, outputSchema: ProductionOut,
     annotations: { ...WRITE, idempotentHint: true },
   }, (args) => answer(async () => toolResult({ production: (await createProduction(deps, caller, args)).production })));
 
