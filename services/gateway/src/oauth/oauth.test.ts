@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect } from 'vitest';
 import { ACCESS_TOKEN_MS, authenticateAccessToken, checkAuthorization, isAuthorizationRefusal, type AuthorizationRefusal } from '@vp/oauth';
 import { seedAccount, test } from '@vp/testing';
@@ -68,6 +70,45 @@ describe('registration (RFC 7591)', () => {
       expect((await json(refused)).error, uri).toBe('invalid_client_metadata');
     }
     expect((await register({ redirect_uris: [REDIRECT], grant_types: ['client_credentials'] })).status).toBe(400);
+  });
+});
+
+/** A client's Client ID Metadata Document, served on this machine; `documents` maps a path to its body. */
+async function documentServer(documents: (origin: string) => Record<string, unknown>) {
+  const server = createServer((req, res) => {
+    const body = documents(origin)[req.url ?? ''];
+    if (!body) return res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { origin, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe('Client ID Metadata Documents', () => {
+  it('takes the URL of a document as client_id, fetched once, with the redirect URIs it lists', async ({ gateway, database }) => {
+    const { baseUrl } = gateway.config;
+    const docs = await documentServer((origin) => ({
+      '/client.json': { client_id: `${origin}/client.json`, client_name: 'Documented assistant', redirect_uris: [REDIRECT] },
+      '/liar.json': { client_id: 'https://someone-else.example/client.json', redirect_uris: [REDIRECT] },
+    }));
+    try {
+      const params = { response_type: 'code', redirect_uri: REDIRECT, code_challenge: pkce().challenge, code_challenge_method: 'S256' };
+      // A document on this machine is fetched only where private addresses are allowed (development).
+      const lookup = { db: database.db, baseUrl, allowPrivateUrls: true };
+      const request = await checkAuthorization(lookup, { ...params, client_id: `${docs.origin}/client.json` });
+      expect(request.client).toMatchObject({ kind: 'metadata_document', name: 'Documented assistant', redirectUris: [REDIRECT] });
+      const refused = async (allowPrivateUrls: boolean, clientId: string) => {
+        const error = await checkAuthorization({ ...lookup, allowPrivateUrls }, { ...params, client_id: clientId }).catch((e: unknown) => e);
+        expect(isAuthorizationRefusal(error), clientId).toBe(true);
+        return (error as AuthorizationRefusal);
+      };
+      expect((await refused(true, `${docs.origin}/liar.json`)).error.description).toMatch(/names another client_id/);
+      expect((await refused(true, `${docs.origin}/missing.json`)).error.description).toMatch(/answered 404/);
+      expect((await refused(false, `${docs.origin}/other.json`)).redirectTo).toBeNull();
+    } finally {
+      await docs.close();
+    }
   });
 });
 
