@@ -9,10 +9,12 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { BROWSER_TEST_MS, launchBrowser, newContext, newWindowEachTime, signInByEmail, startMailCatcher, startTestApp, type MailCatcher } from '@vp/app/testing';
 import { freePort } from '@vp/devstack';
+import { createWorkspace, setMember } from '@vp/accounts';
 import { seedAccount, test } from '@vp/testing';
+import { makeImage, probe, startMediaServer } from '../testing/media.ts';
 import { serveApp } from '../server.ts';
 import { createTestStack } from '../test-app.ts';
-import { form, pkce } from '../oauth/testing.ts';
+import { approvedCode, form, pkce } from '../oauth/testing.ts';
 import { MemoryOAuthProvider, startCallbackServer } from './testing.ts';
 
 const shared = {} as { browser: Browser; mail: MailCatcher; callback: Awaited<ReturnType<typeof startCallbackServer>> };
@@ -29,7 +31,7 @@ const it = test.extend('stack', { scope: 'file' }, async ({ database }, { onClea
   const gatewayPort = await freePort();
   const baseUrl = `http://localhost:${gatewayPort}`;
   const app = await startTestApp(database, { mail: shared.mail, limiterNow: newWindowEachTime(), env: { BASE_URL: baseUrl } });
-  const stack = await createTestStack(database, { render: true, env: { BASE_URL: baseUrl, APP_URL: app.url, DATA_DIR: dataDir, RENDER_HEARTBEAT_TIMEOUT_MS: '20000' } });
+  const stack = await createTestStack(database, { render: true, env: { BASE_URL: baseUrl, APP_URL: app.url, DATA_DIR: dataDir, RENDER_HEARTBEAT_TIMEOUT_MS: '20000', ALLOW_PRIVATE_URLS: 'true' } });
   const server: Server = await new Promise((resolve) => {
     const s = serveApp(stack.app, { hostname: '127.0.0.1', port: gatewayPort, bodyIdleTimeoutMs: 30_000 }, () => resolve(s));
   });
@@ -209,6 +211,47 @@ describe('an assistant connects to /mcp and makes a video (MCP with OAuth 2.1)',
       expect(client).toBeNull();
     } finally {
       await context.close();
+    }
+  });
+
+  it('create_render makes a video from image addresses; bad input and a viewer\'s write are tool errors with the API\'s codes', async ({ stack, database }) => {
+    const { account } = await seedAccount(database.db, { credits: 100 });
+    const media = await startMediaServer({ '/one.png': { type: 'image/png', body: await makeImage('png', '1280x720') }, '/text.png': { type: 'image/png', body: Buffer.from('not a picture') } });
+    try {
+      // Connected without the browser (the consent is tested above): a code approved for the account, traded by the SDK.
+      const provider = new MemoryOAuthProvider(shared.callback.url, 'Render assistant');
+      const registered = await (await fetch(`${stack.baseUrl}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(provider.clientMetadata) })).json() as { client_id: string };
+      provider.saveClientInformation(registered);
+      const { verifier, challenge } = pkce();
+      const code = await approvedCode(database.db, stack.baseUrl, account.id, { client_id: registered.client_id, redirect_uri: provider.redirectUrl, code_challenge: challenge });
+      const tokens = await fetch(`${stack.baseUrl}/oauth/token`, form({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: provider.redirectUrl, client_id: registered.client_id }));
+      provider.saveTokens(await tokens.json() as never);
+      const { client } = await connect(stack, provider);
+
+      const made = await client.callTool({ name: 'create_render', arguments: { imageUrls: [`${media.url}/one.png`], resolution: '480p' } }, undefined, { timeout: 120_000 });
+      expect(made.isError).toBeFalsy();
+      const { render } = made.structuredContent as { render: { status: string; videoUrl: string } };
+      expect(render.status).toBe('done');
+      const video = await fetch(render.videoUrl);
+      expect((await probe(new Uint8Array(await video.arrayBuffer()))).width).toBe(854);
+
+      const bad = await client.callTool({ name: 'create_render', arguments: { imageUrls: [`${media.url}/text.png`] } });
+      expect(bad.isError).toBe(true);
+      expect(JSON.parse((bad.content as { text: string }[])[0]!.text)).toMatchObject({ status: 400, issues: [{ path: 'imageUrls.0' }] });
+      const invalid = await client.callTool({ name: 'create_render', arguments: { imageUrls: [] } });
+      expect(invalid.isError).toBe(true);
+
+      // A viewer of a team workspace may read it, not write there.
+      const { account: owner } = await seedAccount(database.db);
+      const team = await createWorkspace(database.db, { ownerId: owner.id, name: 'Team' });
+      await setMember(database.db, { workspaceId: team.id, accountId: account.id, role: 'viewer' });
+      const listed = await client.callTool({ name: 'list_productions', arguments: { workspaceId: team.id } });
+      expect(listed.isError).toBeFalsy();
+      const refused = await client.callTool({ name: 'create_production', arguments: { workspaceId: team.id, brief: { intent: 'Not mine to make' } } });
+      expect(refused.isError).toBe(true);
+      expect(JSON.parse((refused.content as { text: string }[])[0]!.text)).toMatchObject({ code: 'forbidden', status: 403 });
+    } finally {
+      await media.close();
     }
   });
 });
