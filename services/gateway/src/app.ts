@@ -29,6 +29,7 @@ import { within } from './surfaces.ts';
 import { cors } from 'hono/cors';
 import { mcpRoutes } from './mcp/routes.ts';
 import { oauthMetadataRoutes } from './oauth/metadata.ts';
+import { documentOAuth } from './oauth/openapi.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 
 /** Routes whose bodies are not JSON (multipart uploads). */
@@ -90,6 +91,7 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
   app.route('/', deliveryRoutes({ ...deps, renders: domain.renders }));
   app.route('/', codecRoutes(deps.config));
   documentPages(app);
+  documentOAuth(app);
   publishOpenApi(app, deps.config.baseUrl);
   app.route('/', docsRoutes());
   return app;

@@ -50,6 +50,13 @@ describe('API keys on /v1 (spec: Authentication)', () => {
     }
   });
 
+  it('answers a key at /mcp 401 with the metadata hint: the MCP server takes OAuth tokens only', async ({ gateway, database }) => {
+    const { apiKey } = await seedAccount(database.db);
+    const res = await gateway.app.request('/mcp', withKey(apiKey, { json: {} }));
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toContain('resource_metadata=');
+  });
+
   it('lets a live key with the scope through and records when it was last used', async ({ gateway, database }) => {
     const { apiKey, keyId } = await seedAccount(database.db);
     await database.db.apiKey.update({ where: { id: keyId }, data: { lastUsedAt: null } });

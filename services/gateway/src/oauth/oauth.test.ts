@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect } from 'vitest';
 import { ACCESS_TOKEN_MS, authenticateAccessToken, checkAuthorization, isAuthorizationRefusal, type AuthorizationRefusal } from '@vp/oauth';
+import { createRateLimiter } from '@vp/db';
 import { seedAccount, test } from '@vp/testing';
 import { createTestGateway, json, withKey } from '../test-app.ts';
 import { approvedCode, form, pkce } from './testing.ts';
@@ -212,5 +213,22 @@ describe('the token endpoint', () => {
     expect((await revoke(tokens.refresh_token)).status).toBe(200);
     expect((await mcp(gateway, tokens.access_token)).status).toBe(401);
     expect((await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).status).toBe(400);
+  });
+
+  it('counts each connection\'s requests at /mcp: 120 a minute, then 429 with Retry-After', async ({ gateway, database }) => {
+    // A clock of its own, fixed inside one minute: the count cannot straddle two windows.
+    const limited = await createTestGateway(database, { limiter: createRateLimiter(database.db, () => Date.UTC(2031, 0, 1, 0, 0, 30)) });
+    try {
+      const { tokens } = await connected(gateway, database.db);
+      const statuses: number[] = [];
+      for (let i = 0; i < 121; i++) statuses.push((await mcp(limited, tokens.access_token)).status);
+      expect(statuses.slice(0, 120).every((status) => status === 200)).toBe(true);
+      const refused = await mcp(limited, tokens.access_token);
+      expect([refused.status, (await json(refused)).code, refused.headers.get('retry-after')]).toEqual([429, 'rate_limited', '30']);
+      // Another connection has its own count.
+      expect((await mcp(limited, (await connected(gateway, database.db)).tokens.access_token)).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
   });
 });
