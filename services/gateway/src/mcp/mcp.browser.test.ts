@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { BROWSER_TEST_MS, launchBrowser, newContext, newWindowEachTime, signInByEmail, startMailCatcher, startTestApp, type MailCatcher } from '@vp/app/testing';
+import { BROWSER_TEST_MS, expectAccessible, launchBrowser, newContext, newWindowEachTime, signInByEmail, startMailCatcher, startTestApp, type MailCatcher } from '@vp/app/testing';
 import { freePort } from '@vp/devstack';
 import { createWorkspace, setMember } from '@vp/accounts';
 import { seedAccount, test } from '@vp/testing';
@@ -73,6 +73,10 @@ async function authorize(stack: Stack, provider: MemoryOAuthProvider, page: impo
   await signInByEmail(page, stack.appUrl, shared.mail, email);
   await page.getByRole('heading', { name: `Connect ${provider.clientName}?` }).waitFor();
   await expect(page.getByRole('main').textContent()).resolves.toContain(email);
+  await expectAccessible(page, 'the consent page');
+  // The answer needs the session's CSRF token: a post without it grants nothing.
+  const forged = await page.request.post(`${stack.appUrl}/oauth/authorize`, { form: Object.fromEntries([...authorizationUrl.searchParams, ['decision', 'allow']]), headers: { origin: stack.appUrl } });
+  expect(forged.status()).toBe(403);
   await page.getByRole('button', { name: 'Allow' }).click();
   const query = await shared.callback.next(seen);
   expect(query.get('iss')).toBe(stack.baseUrl);
