@@ -14,6 +14,7 @@ import { keyApprovalRoutes } from './routes/key-approval.tsx';
 import { keyRoutes } from './routes/keys.tsx';
 import { newProductionRoutes } from './routes/new-production.tsx';
 import { productionPageRoutes } from './routes/production.tsx';
+import { oauthRoutes } from './routes/oauth.tsx';
 import { productionRoutes } from './routes/productions.tsx';
 import { signInRoutes, signOutRoute } from './routes/sign-in.tsx';
 import { webhookRoutes } from './routes/webhooks.tsx';
@@ -63,6 +64,8 @@ export function createApp(deps: AppDeps) {
   app.use(sameOriginOnly(site));
   app.use(loadSession(deps, site));
   app.route('/sign-in', signInRoutes(deps, site));
+  // The MCP consent page signs in first and checks its own form's CSRF token (routes/oauth.tsx).
+  app.route('/oauth', oauthRoutes(deps, site));
 
   // The device flow's approval page: sign in, then back to it with its code.
   app.use('/keys/approve', signInThenReturn(site));

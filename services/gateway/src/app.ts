@@ -28,6 +28,11 @@ import { renderRoutes, renderVideoRoutes } from './renders/routes.ts';
 import { storyboardRoutes } from './storyboards/routes.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limit/fixed-window.ts';
 import { within } from './surfaces.ts';
+import { cors } from 'hono/cors';
+import { mcpRoutes } from './mcp/routes.ts';
+import { oauthMetadataRoutes } from './oauth/metadata.ts';
+import { documentOAuth } from './oauth/openapi.ts';
+import { oauthRoutes } from './oauth/routes.ts';
 
 /** Routes whose bodies are not JSON (multipart uploads). */
 const NON_JSON_BODIES = (path: string) => within(path, '/v1/renders');
@@ -44,6 +49,10 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
   app.use(securityHeaders(deps.config));
   app.use('/v1/*', notStored);
   app.use('/production-links/*', notStored);
+  // MCP clients may run in a browser: the metadata, the OAuth endpoints and /mcp take bearer tokens, never cookies.
+  const openToScripts = cors({ origin: '*', allowHeaders: ['Authorization', 'Content-Type', 'Mcp-Protocol-Version', 'Mcp-Session-Id', 'Last-Event-ID'], exposeHeaders: ['WWW-Authenticate', 'Mcp-Session-Id', 'Retry-After'] });
+  for (const path of ['/.well-known/*', '/oauth/*', '/mcp']) app.use(path, openToScripts);
+  app.use('/oauth/*', notStored);
   app.use(closeAfterUnreadBody());
   // Under /go every answer is a page, a method not allowed's too.
   app.use('/go/*', linkPageRefusals);
@@ -75,6 +84,9 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
   app.route('/v1/keys', keyRoutes<GatewayEnv>({ db: deps.db, caller: (c) => c.var.principal }));
   app.route('/v1/keys', deviceKeyRoutes<GatewayEnv>({ ...domain.keyRequests, trustedProxies: deps.config.http.trustedProxies }));
   app.route('/production-links', linkRoutes<GatewayEnv>(domain.links));
+  app.route('/', oauthMetadataRoutes(deps.config));
+  app.route('/oauth', oauthRoutes({ db: deps.db }));
+  app.route('/mcp', mcpRoutes(deps, domain, limiter, { pollMs: deps.mcpPollMs ?? 1000 }));
   app.route('/go', linkPageRoutes(domain.links));
   const renders = { ...domain.renders, config: deps.config };
   app.route('/v1/renders', renderRoutes<GatewayEnv>({ ...renders, caller: (c) => c.var.principal, receivedAt: (c) => c.var.receivedAt }));
@@ -83,6 +95,7 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
   app.route('/', deliveryRoutes({ ...deps, renders: domain.renders }));
   app.route('/', codecRoutes(deps.config));
   documentPages(app);
+  documentOAuth(app);
   publishOpenApi(app, deps.config.baseUrl);
   app.route('/', docsRoutes());
   return app;

@@ -14,6 +14,8 @@ export type GatewayDeps = {
   log: Logger;
   /** Where videos, posters and uploaded images are kept; by default the configured store. */
   blobs?: BlobStore;
+  /** How often wait_for_production reads the production (ms); tests read more often. */
+  mcpPollMs?: number;
 };
 
 /** Per-request values set by middleware. */

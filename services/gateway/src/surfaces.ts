@@ -6,9 +6,12 @@ export type Surface = {
   /** Path prefix, matched on whole segments. */
   prefix: string;
   method?: string;
-  /** `public`: no key needed. `any`: any live key, no scope. */
-  access: Scope | 'any' | 'public';
-  limit: { perMinute: number; per: 'key' | 'ip' } | null;
+  /**
+   * `public`: no key needed. `any`: any live key, no scope. `oauth`: no API key at all; the
+   * surface checks its own OAuth access tokens and counts each token's grant (the MCP server).
+   */
+  access: Scope | 'any' | 'public' | 'oauth';
+  limit: { perMinute: number; per: 'key' | 'ip' | 'token' } | null;
   /** A revoked key is answered 404 `not_found` (counted against its limit), not 401. */
   revokedKeyNotFound?: boolean;
 };
@@ -32,6 +35,11 @@ export const SURFACES: readonly Surface[] = [
   { name: 'storyboards', prefix: '/storyboards', access: 'public', limit: null },
   // The Temporal Web UI's codec endpoint (an operator's browser): its token is the credential, counted so it cannot be walked.
   { name: 'codec', prefix: '/codec', access: 'public', limit: { perMinute: 300, per: 'ip' } },
+  // MCP (DECISIONS: MCP): OAuth access tokens only, limited per token as /v1/productions (mcp/routes.ts counts them).
+  { name: 'mcp', prefix: '/mcp', access: 'oauth', limit: { perMinute: 120, per: 'token' } },
+  // The authorization server's endpoints: registration, token, revocation; unauthenticated, so counted per address.
+  { name: 'oauth', prefix: '/oauth', access: 'public', limit: { perMinute: 60, per: 'ip' } },
+  { name: 'oauth-metadata', prefix: '/.well-known', access: 'public', limit: null },
 ];
 
 /** Any other /v1 path still needs a live key; it then answers 404. */

@@ -5,6 +5,7 @@ import {
   removePasskey, renameAccount,
 } from '@vp/accounts';
 import { DomainError } from '@vp/contracts';
+import { disconnect, listConnections } from '@vp/oauth';
 import type { AppDeps, AppEnv, AppSite } from '../env.ts';
 import { statusOf } from '../http/errors.tsx';
 import { clearSessionCookie } from '../http/session.ts';
@@ -18,6 +19,7 @@ const DONE = {
   'passkey-added': 'The passkey is added: sign in with it next time.',
   'passkey-removed': 'The passkey is removed.',
   'session-ended': 'That session is signed out.',
+  disconnected: 'The MCP client is disconnected: its tokens no longer work.',
 };
 
 /** /account: the person's name, passkeys, sessions and e-mail choices. */
@@ -27,10 +29,10 @@ export function accountRoutes(deps: AppDeps, site: AppSite) {
 
   async function show(c: Context<AppEnv>, extra: { problem?: string; name?: string } = {}, status: 200 | 400 = 200) {
     const caller = c.var.caller;
-    const [account, passkeys, sessions, emails] = await Promise.all([
-      ownAccount(deps.db, caller), listPasskeys(deps.db, caller), listSessions(deps.db, caller), emailChoices(deps.db, caller),
+    const [account, passkeys, sessions, emails, connections] = await Promise.all([
+      ownAccount(deps.db, caller), listPasskeys(deps.db, caller), listSessions(deps.db, caller), emailChoices(deps.db, caller), listConnections(deps.db, caller, now()),
     ]);
-    const view = { account, passkeys, sessions, emails, currentSessionId: c.var.session!.id };
+    const view = { account, passkeys, sessions, emails, connections, currentSessionId: c.var.session!.id };
     return c.html(<AccountPage chrome={await chromeOf(deps, c)} view={view} notice={doneNotice(c, DONE)} {...extra} />, status);
   }
 
@@ -71,6 +73,13 @@ export function accountRoutes(deps: AppDeps, site: AppSite) {
   app.post('/passkeys/:id/remove', async (c) => {
     await removePasskey(deps.db, c.var.caller, c.req.param('id'));
     return c.redirect('/account?done=passkey-removed', 303);
+  });
+
+  app.post('/connections/:id/disconnect', async (c) => {
+    const id = c.req.param('id');
+    if (!/^[0-9a-f-]{36}$/i.test(id)) throw new DomainError('not_found', 'No such connected client.');
+    await disconnect(deps.db, c.var.caller, id, now());
+    return c.redirect('/account?done=disconnected', 303);
   });
 
   app.post('/sessions/end-all', async (c) => {

@@ -6,6 +6,7 @@ export type AccountView = {
   passkeys: { id: string; name: string; createdAt: Date; lastUsedAt: Date | null }[];
   sessions: { id: string; userAgent: string | null; createdAt: Date; lastUsedAt: Date }[];
   currentSessionId: string;
+  connections: { id: string; clientName: string; clientId: string; connectedAt: Date; lastUsedAt: Date | null }[];
   emails: Record<'pitch_ready' | 'video_delivered' | 'production_failed', boolean>;
 };
 
@@ -35,6 +36,7 @@ export function AccountPage(props: { chrome: Chrome; view: AccountView; notice?:
 
       <PasskeysSection chrome={chrome} passkeys={view.passkeys} />
       <SessionsSection chrome={chrome} sessions={view.sessions} currentSessionId={view.currentSessionId} />
+      <ConnectionsSection chrome={chrome} connections={view.connections} />
 
       <section class="card" aria-labelledby="emails">
         <h2 id="emails">E-mails</h2>
@@ -115,4 +117,29 @@ export function describeBrowser(userAgent: string | null): string {
   const browser = [['Edg/', 'Edge'], ['Firefox/', 'Firefox'], ['Chrome/', 'Chrome'], ['Safari/', 'Safari']].find(([mark]) => userAgent.includes(mark!))?.[1];
   const system = [['Android', 'Android'], ['iPhone', 'iPhone'], ['iPad', 'iPad'], ['Mac OS X', 'macOS'], ['Windows', 'Windows'], ['Linux', 'Linux']].find(([mark]) => userAgent.includes(mark!))?.[1];
   return browser && system ? `${browser} on ${system}` : browser ?? system ?? userAgent.slice(0, 60);
+}
+
+/** MCP clients connected by OAuth: each one's tokens stop working when it is disconnected. */
+function ConnectionsSection({ chrome, connections }: { chrome: Chrome; connections: AccountView['connections'] }) {
+  return (
+    <section class="card" aria-labelledby="connections">
+      <h2 id="connections">Connected MCP clients</h2>
+      {connections.length ? (
+        <ul class="rows">
+          {connections.map((connection) => (
+            <li>
+              <span>
+                <strong>{connection.clientName}</strong>{' '}
+                <span class="muted">connected {when(connection.connectedAt)}, last used {when(connection.lastUsedAt)}</span>
+              </span>
+              <form method="post" action={`/account/connections/${connection.id}/disconnect`}>
+                <Csrf token={chrome.csrf} />
+                <button type="submit" class="quiet" aria-label={`Disconnect ${connection.clientName}, connected ${when(connection.connectedAt)}`}>Disconnect</button>
+              </form>
+            </li>
+          ))}
+        </ul>
+      ) : <p>No MCP client is connected. Connect one from its settings with this service's MCP address.</p>}
+    </section>
+  );
 }

@@ -1,6 +1,7 @@
 import { authenticateApiKey, revokedApiKeyId, type CountHit } from '@vp/accounts';
 import { API_KEY_PREFIX, ApiError } from '@vp/contracts';
 import type { Db } from '@vp/db';
+import { isAccessToken } from '@vp/oauth';
 import type { Principal } from './principal.ts';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -18,6 +19,7 @@ export function bearerApiKey(header: string | undefined): string | null {
 export async function authenticate(db: Db, header: string | undefined, count?: CountHit): Promise<{ principal: Principal; hits: number | null }> {
   if (!header) throw unauthorized('Missing API key: send `Authorization: Bearer svc_live_…`.');
   const token = bearerApiKey(header);
+  if (!token && isAccessToken(header.match(BEARER)?.[1] ?? '')) throw unauthorized('An MCP access token does not work on /v1: send an API key (`Authorization: Bearer svc_live_…`).');
   if (!token) throw unauthorized('Malformed Authorization header: expected `Bearer svc_live_…`.');
   const key = await authenticateApiKey(db, token, count);
   if (!key) throw unauthorized('Invalid or revoked API key.');

@@ -7,7 +7,7 @@ import { describe, expect } from 'vitest';
 import { createApiKey, revokeApiKey, startSession } from '@vp/accounts';
 import { SCOPES, SESSION_COOKIE, type Scope } from '@vp/contracts';
 import { seedAccount, test } from '@vp/testing';
-import { surfaceOf } from '../surfaces.ts';
+import { surfaceOf, type Surface } from '../surfaces.ts';
 import { createTestGateway, json } from '../testing/gateway.ts';
 
 type Caller = 'no key' | 'bad key' | 'revoked key' | 'missing scope' | 'app session' | 'owner' | 'editor' | 'viewer' | 'other workspace';
@@ -82,6 +82,7 @@ const BODIES: Record<string, unknown> = {
   'POST /production-links/{token}/decline': { reason: 'Not this one.' },
   'POST /v1/keys/request': { name: 'Guard matrix' },
   'POST /v1/keys/poll': { deviceCode: 'not-a-device-code' },
+  'POST /oauth/register': { client_name: 'Guard matrix', redirect_uris: ['http://127.0.0.1:9/callback'] },
 };
 /** Writes that need no body. */
 const NO_BODY = new Set([
@@ -90,7 +91,7 @@ const NO_BODY = new Set([
 ]);
 /** Uploads and pages' forms: sent as the form they are, empty (refused past the guard with 400 at most). */
 const FORMS = new Set([
-  'POST /v1/renders', 'POST /go/{token}/{action}', 'POST /projects/{projectId}/versions', 'POST /projects/{projectId}/versions/{version}/exports',
+  'POST /v1/renders', 'POST /oauth/token', 'POST /oauth/revoke', 'POST /go/{token}/{action}', 'POST /projects/{projectId}/versions', 'POST /projects/{projectId}/versions/{version}/exports',
 ]);
 
 /** Workspace-scoped /v1 routes whose list or create takes the workspace from `workspaceId`. */
@@ -119,7 +120,7 @@ async function keyFor(world: World, caller: Caller, route: string, scope: Scope 
 }
 
 /** The spec's answer for one caller on one route. */
-function expected(route: string, caller: Caller, access: Scope | 'any' | 'public' | null, revokedKeyNotFound: boolean): Expected {
+function expected(route: string, caller: Caller, access: Surface['access'] | null, revokedKeyNotFound: boolean): Expected {
   const [method] = route.split(' ');
   const keyed = caller !== 'no key' && caller !== 'app session';
   if (access === null) {
@@ -176,7 +177,7 @@ describe('the guard matrix: every documented route × every caller (spec: Authen
       const access = path.startsWith('/v1/') ? surface?.access ?? 'any' : null;
       for (const caller of CALLERS) {
         const want = expected(route, caller, access, surface?.revokedKeyNotFound ?? false);
-        const key = await keyFor(world, caller, route, access && access !== 'any' && access !== 'public' ? access : null);
+        const key = await keyFor(world, caller, route, access && access !== 'any' && access !== 'public' && access !== 'oauth' ? access : null);
         const res = await call(world, route, caller, key);
         // Pages answer in HTML: their status is what a browser and a script can tell apart.
         const got = res.headers.get('content-type')?.includes('json') ? await json(res) : undefined;

@@ -43,11 +43,18 @@ describe('API keys on /v1 (spec: Authentication)', () => {
   it('answers 403 api_key_scope for a key used outside /v1', async ({ gateway, database }) => {
     const { apiKey } = await seedAccount(database.db);
     // `/v1x…` is not under /v1: /v1 is a whole segment.
-    for (const path of ['/docs', '/production-links/abc', '/mcp', '/healthz', '/v1x', '/v1x/productions', '/v1.json', '/v1productions']) {
+    for (const path of ['/docs', '/production-links/abc', '/healthz', '/v1x', '/v1x/productions', '/v1.json', '/v1productions']) {
       const res = await gateway.app.request(path, withKey(apiKey));
       expect(res.status, path).toBe(403);
       expect((await json(res)).code, path).toBe('api_key_scope');
     }
+  });
+
+  it('answers a key at /mcp 401 with the metadata hint: the MCP server takes OAuth tokens only', async ({ gateway, database }) => {
+    const { apiKey } = await seedAccount(database.db);
+    const res = await gateway.app.request('/mcp', withKey(apiKey, { json: {} }));
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toContain('resource_metadata=');
   });
 
   it('lets a live key with the scope through and records when it was last used', async ({ gateway, database }) => {

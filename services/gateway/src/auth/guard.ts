@@ -16,6 +16,8 @@ import { alreadyRevoked, authenticate, bearerApiKey, revokedKeyId } from './api-
 export function guard(deps: GatewayDeps, limiter: RateLimiter) {
   return createMiddleware<GatewayEnv>(async (c, next) => {
     const surface = surfaceOf(c.req.method, c.req.path);
+    // The MCP server answers every credential itself: an API key there is a 401 with its metadata hint.
+    if (surface?.access === 'oauth') return next();
     if (!isApiPath(c.req.path) && bearerApiKey(c.req.header('authorization'))) {
       throw new ApiError(403, 'API keys work only on /v1 paths.', 'api_key_scope');
     }
