@@ -1,0 +1,1 @@
+export async function main(_a: string[]) { console.log("vp"); return 0; }
