@@ -35,9 +35,9 @@ export async function createTestGateway(database: { url: string; db: Db }, optio
  */
 export async function createTestStack(
   database: { url: string; db: Db },
-  options: { env?: Record<string, string>; worker?: Pick<WorkerDeps, 'mailer' | 'webhookTransport'>; render?: boolean } = {},
+  options: { env?: Record<string, string>; worker?: Pick<WorkerDeps, 'mailer' | 'webhookTransport'>; render?: boolean; limiter?: RateLimiter } = {},
 ) {
-  const gateway = await createTestGateway(database, { env: { PRODUCTION_STEP_TIMEOUT_MS: '5000', ...options.env } });
+  const gateway = await createTestGateway(database, { env: { PRODUCTION_STEP_TIMEOUT_MS: '5000', ...options.env }, limiter: options.limiter });
   const workers = await startTestWorkers(database, { config: gateway.config, temporal: gateway.temporal, ...options.worker });
   const stop = new AbortController();
   const rendering = options.render && runRenderWorker(await createRenderWorker({
