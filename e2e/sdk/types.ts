@@ -13,7 +13,7 @@ const HEADER = `/**
 /** The SDK's types, as generated from the document the gateway builds now. */
 export async function generateTypes(): Promise<string> {
   const document = await buildOpenApiDocument();
-  // The document describes JSON Schema 2020-12 objects; openapi-typescript reads them as they are.
-  const ast = await openapiTS(document as Parameters<typeof openapiTS>[0], { alphabetize: true });
+  // defaultNonNullable off: a field with a default may be left out of a request (the service fills it in).
+  const ast = await openapiTS(document as Parameters<typeof openapiTS>[0], { alphabetize: true, defaultNonNullable: false });
   return HEADER + astToString(ast);
 }

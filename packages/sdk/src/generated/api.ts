@@ -3122,55 +3122,55 @@ export interface components {
         /** @default {} */
         Brand: {
             /** @default null */
-            backgroundColor: string | null;
+            backgroundColor?: string | null;
             /** @default null */
-            fontFamily: string | null;
+            fontFamily?: string | null;
             /**
              * Format: uri
              * @default null
              */
-            logoUrl: string | null;
+            logoUrl?: string | null;
             /** @default null */
-            name: string | null;
+            name?: string | null;
             /** @default null */
-            primaryColor: string | null;
+            primaryColor?: string | null;
             /** @default null */
-            tone: string | null;
+            tone?: string | null;
         };
         Brief: {
             brand?: components["schemas"]["Brand"];
             /** @default [] */
-            code: components["schemas"]["CodeFile"][];
+            code?: components["schemas"]["CodeFile"][];
             /** @default null */
-            context: string | null;
+            context?: string | null;
             format?: components["schemas"]["Format"];
             intent: string;
             /** @default [] */
-            media: components["schemas"]["MediaItem"][];
+            media?: components["schemas"]["MediaItem"][];
         };
         CancelBody: {
             reason?: string;
         };
         CodeFile: {
             /** @default 0 */
-            additions: number;
+            additions?: number;
             /** @default 0 */
-            deletions: number;
+            deletions?: number;
             /** @default null */
-            digest: string | null;
+            digest?: string | null;
             /** @default null */
-            patch: string | null;
+            patch?: string | null;
             path: string;
             /** @default 0 */
-            score: number;
+            score?: number;
             source: string;
             /** @default false */
-            sourceOmitted: boolean;
+            sourceOmitted?: boolean;
             /**
              * @default null
              * @enum {string|null}
              */
-            status: "added" | "modified" | "removed" | "renamed" | null;
+            status?: "added" | "modified" | "removed" | "renamed" | null;
         };
         CommentBody: {
             comment: string;
@@ -3183,7 +3183,7 @@ export interface components {
              * @default manual
              * @enum {string}
              */
-            greenlightMode: "manual" | "auto";
+            greenlightMode?: "manual" | "auto";
             origin?: components["schemas"]["Origin"];
             /** Format: uuid */
             workspaceId?: string;
@@ -3197,7 +3197,7 @@ export interface components {
              * @default black
              * @enum {string}
              */
-            background: "black" | "white";
+            background?: "black" | "white";
             images: string[];
             resolution?: components["schemas"]["RenderResolution"];
             /**
@@ -3205,7 +3205,7 @@ export interface components {
              * @default true
              * @enum {string}
              */
-            wait: "true" | "false";
+            wait?: "true" | "false";
         };
         CreateWebhookBody: {
             description?: string | null;
@@ -3262,15 +3262,15 @@ export interface components {
              * @default 16:9
              * @enum {string}
              */
-            aspect: "16:9" | "4:3" | "3:2" | "21:9" | "1:1" | "9:16" | "3:4" | "2:3" | "4:5";
+            aspect?: "16:9" | "4:3" | "3:2" | "21:9" | "1:1" | "9:16" | "3:4" | "2:3" | "4:5";
             /** @default 10000 */
-            durationMs: number;
+            durationMs?: number;
             sound?: components["schemas"]["Sound"];
             /**
              * @default changelog
              * @enum {string}
              */
-            template: "changelog" | "launch" | "feature" | "digest" | "custom";
+            template?: "changelog" | "launch" | "feature" | "digest" | "custom";
         };
         GreenlightBody: {
             pitchVersion?: number;
@@ -3310,7 +3310,7 @@ export interface components {
         };
         MediaItem: {
             /** @default null */
-            description: string | null;
+            description?: string | null;
             id: string;
             /** @enum {string} */
             kind: "image" | "video";
@@ -3322,21 +3322,21 @@ export interface components {
             label: string;
             provider: string;
             /** @default null */
-            ref: string | null;
+            ref?: string | null;
             /** @default null */
-            requestedBy: string | null;
+            requestedBy?: string | null;
             /**
              * Format: uri
              * @default null
              */
-            url: string | null;
+            url?: string | null;
         } | null;
         Pitch: {
             /** Format: date-time */
             createdAt: string;
             estimatedCredits: number;
             /** @default null */
-            music: string | null;
+            music?: string | null;
             shots: components["schemas"]["Shot"][];
             summary: string;
             title: string;
@@ -3344,9 +3344,9 @@ export interface components {
              * @default video
              * @enum {string}
              */
-            verdict: "video" | "skip";
+            verdict?: "video" | "skip";
             /** @default null */
-            verdictReason: string | null;
+            verdictReason?: string | null;
             version: number;
         } | null;
         Production: {
@@ -3405,19 +3405,19 @@ export interface components {
         };
         QueueStatus: {
             /** @default null */
-            lastProgress: string | null;
+            lastProgress?: string | null;
             /**
              * @default null
              * @enum {string|null}
              */
-            phase: "preparing" | "planning" | "building" | "reviewing" | "polishing" | "exporting" | null;
+            phase?: "preparing" | "planning" | "building" | "reviewing" | "polishing" | "exporting" | null;
             /** @default false */
-            retrying: boolean;
+            retrying?: boolean;
             /**
              * Format: date-time
              * @default null
              */
-            startedAt: string | null;
+            startedAt?: string | null;
         } | null;
         Render: {
             /** @description Why it failed, in words a person can read. */
@@ -3444,30 +3444,30 @@ export interface components {
         RenderStatus: "queued" | "rendering" | "done" | "failed";
         Shot: {
             /** @default null */
-            beat: string | null;
+            beat?: string | null;
             /** @default [] */
-            codePaths: string[];
+            codePaths?: string[];
             durationMs: number;
             index: number;
             /** @default [] */
-            mediaIds: string[];
+            mediaIds?: string[];
             /** Format: uri */
             previewUrl?: string;
             /** @default null */
-            text: string | null;
+            text?: string | null;
             title: string;
             visual: string;
             /** @default null */
-            voiceover: string | null;
+            voiceover?: string | null;
         };
         /** @default {} */
         Sound: {
             /** @default true */
-            music: boolean;
+            music?: boolean;
             /** @default true */
-            sfx: boolean;
+            sfx?: boolean;
             /** @default true */
-            voiceover: boolean;
+            voiceover?: boolean;
         };
         /** @enum {string} */
         Stage: "queued" | "writing_pitch" | "pitch_ready" | "greenlit" | "making" | "exporting" | "delivered" | "skipped" | "declined" | "cancelled" | "failed";
