@@ -14,6 +14,6 @@ const HEADER = `/**
 export async function generateTypes(): Promise<string> {
   const document = await buildOpenApiDocument();
   // defaultNonNullable off: a field with a default may be left out of a request (the service fills it in).
-  const ast = await openapiTS(document as Parameters<typeof openapiTS>[0], { alphabetize: true, defaultNonNullable: false });
+  const ast = await openapiTS(document as unknown as Parameters<typeof openapiTS>[0], { alphabetize: true, defaultNonNullable: false });
   return HEADER + astToString(ast);
 }
