@@ -40,11 +40,27 @@ export async function requestApiKey(options: RequestApiKeyOptions): Promise<{ ap
   };
   const request = await post<KeyRequest>('/v1/keys/request', { name: options.name });
   await options.onApproval(request);
-  for (;;) {
+  // Counted in polls rather than read from a clock: past the request's lifetime, stop.
+  let waitedSeconds = 0;
+  while (waitedSeconds <= request.expiresInSeconds + request.pollIntervalSeconds) {
     await sleep(request.pollIntervalSeconds * 1000, signal);
-    const answer = await post<{ status: string; apiKey?: string }>('/v1/keys/poll', { deviceCode: request.deviceCode });
+    waitedSeconds += request.pollIntervalSeconds;
+    const answer = await post<{ status: string; apiKey?: string }>('/v1/keys/poll', { deviceCode: request.deviceCode }).catch((error: unknown) => unanswered(error, signal));
+    if (!answer) continue;
     if (answer.status === 'approved' && answer.apiKey) return { apiKey: answer.apiKey, request };
+    if (answer.status === 'claimed') {
+      // Only this caller holds the device code: the key went out in an answer that never arrived.
+      // Revoke it, so that no key lives that nobody has.
+      await post('/v1/keys/poll', { deviceCode: request.deviceCode, revokeClaimed: true }).catch(() => undefined);
+    }
     if (answer.status !== 'pending') throw new DeviceFlowError(answer.status);
     options.onPending?.();
   }
+  throw new DeviceFlowError('expired');
+}
+
+/** A poll the service could not answer (a 5xx, a dropped connection) is simply made again at the next interval. */
+function unanswered(error: unknown, signal: AbortSignal | undefined): null {
+  if ((error instanceof ApiError && error.status < 500) || signal?.aborted) throw error;
+  return null;
 }
