@@ -14,10 +14,12 @@ import { join } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import type { Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { answerKeyRequest, keyRequestBox, requestKey, type KeyRequestDeps } from '@vp/accounts';
 import { workflowIds, type BriefInput, type Stage } from '@vp/contracts';
 import type { Mailer, MailMessage } from '@vp/mail';
 import { makeImage, startMediaServer } from '@vp/gateway/testing/media';
 import { createTestStack, json, withKey } from '@vp/gateway/testing';
+import { keyRequestWorkflows, keyRequestWorkflowSettings } from '@vp/temporal-client';
 import { seedAccount, test, waitFor } from '@vp/testing';
 import { startReceiver, type Receiver } from '@vp/webhooks/testing';
 
@@ -188,5 +190,43 @@ describe('recorded histories', () => {
       workflowId: sweepId, taskQueue: `${stack.config.temporal.taskQueuePrefix}-webhooks`, args: [],
     });
     await save(stack.temporal.client, 'webhook-outbox-sweep', sweepId);
+  });
+
+  it('device key requests: waiting for an answer, denied, expired unanswered, expired unclaimed, claimed then revoked', async ({ stack, database }) => {
+    const { account } = await seedAccount(database.db);
+    const person = { accountId: account.id, actor: `user:${account.id}`, via: 'app' } as const;
+    const flow = (timers: { pendingMs?: number; claimWindowMs?: number } = {}): KeyRequestDeps => {
+      const settings = { ...keyRequestWorkflowSettings(stack.config), ...timers };
+      return { db: database.db, appUrl: stack.config.appUrl, pendingMs: settings.pendingMs, box: keyRequestBox(stack.config.secrets), workflows: keyRequestWorkflows(stack.temporal.client, settings) };
+    };
+    const idOf = async (started: { userCode: string }) => (await database.db.keyRequest.findFirstOrThrow({ where: { userCode: started.userCode.replace('-', '') } })).id;
+    const ended = async (scenario: string, started: { userCode: string }) => {
+      const workflowId = workflowIds.keyRequest(await idOf(started));
+      await stack.temporal.client.workflow.getHandle(workflowId).result();
+      await save(stack.temporal.client, scenario, workflowId);
+    };
+    const poll = async (body: unknown) => json(await stack.app.request('/v1/keys/poll', withKey(null, { json: body })));
+
+    const waiting = await json(await stack.app.request('/v1/keys/request', withKey(null, { json: { name: 'recorded CLI' } })));
+    const waitingId = workflowIds.keyRequest(await idOf(waiting));
+    await waitFor(async () => (await stack.temporal.client.workflow.getHandle(waitingId).fetchHistory()).events?.some((e) => e.timerStartedEventAttributes), { what: 'the request to wait' });
+    await save(stack.temporal.client, 'key-request-pending', waitingId);
+
+    const denied = await requestKey(flow(), { name: 'denied', requestedFrom: null });
+    await answerKeyRequest(flow(), person, { code: denied.userCode, answer: 'deny' });
+    await ended('key-request-denied', denied);
+
+    const unanswered = await requestKey(flow({ pendingMs: 1000 }), { name: 'unanswered', requestedFrom: null });
+    await ended('key-request-expired-unanswered', unanswered);
+
+    const unclaimed = await requestKey(flow({ claimWindowMs: 1000 }), { name: 'unclaimed', requestedFrom: null });
+    await answerKeyRequest(flow(), person, { code: unclaimed.userCode, answer: 'approve' });
+    await ended('key-request-expired-unclaimed', unclaimed);
+
+    await answerKeyRequest(flow(), person, { code: waiting.userCode, answer: 'approve' });
+    const polls = await Promise.all([poll({ deviceCode: waiting.deviceCode }), poll({ deviceCode: waiting.deviceCode })]);
+    expect(polls.filter((p) => p.apiKey)).toHaveLength(1);
+    expect(await poll({ deviceCode: waiting.deviceCode, revokeClaimed: true })).toEqual({ status: 'expired' });
+    await ended('key-request-claimed-revoked', waiting);
   });
 });

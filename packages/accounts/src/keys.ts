@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { API_KEY_DISPLAY_PREFIX_LENGTH, API_KEY_PREFIX, DomainError, SCOPES, type Caller, type Scope } from '@vp/contracts';
-import type { Db, KeyOrigin } from '@vp/db';
+import type { Db, DbOrTx, KeyOrigin } from '@vp/db';
 import { hashSecret } from './secrets.ts';
 import { idOrNotFound } from './validate.ts';
 
@@ -12,7 +12,7 @@ export function generateApiKey(): string {
 export type CreatedKey = { id: string; apiKey: string; prefix: string; scopes: Scope[] };
 
 /** A key for an account; `madeBy` says how (the operator's CLI unless said otherwise). */
-export async function createApiKey(db: Db, input: { accountId: string; name: string; scopes: readonly Scope[]; madeBy?: KeyOrigin }): Promise<CreatedKey> {
+export async function createApiKey(db: DbOrTx, input: { accountId: string; name: string; scopes: readonly Scope[]; madeBy?: KeyOrigin }): Promise<CreatedKey> {
   const apiKey = generateApiKey();
   const prefix = apiKey.slice(0, API_KEY_DISPLAY_PREFIX_LENGTH);
   const row = await db.apiKey.create({
@@ -22,7 +22,7 @@ export async function createApiKey(db: Db, input: { accountId: string; name: str
 }
 
 /** Revokes a live key; false when it is unknown or already revoked. History is kept. */
-export async function revokeApiKey(db: Db, keyId: string, accountId?: string): Promise<boolean> {
+export async function revokeApiKey(db: DbOrTx, keyId: string, accountId?: string): Promise<boolean> {
   const { count } = await db.apiKey.updateMany({
     where: { id: keyId, revokedAt: null, ...(accountId ? { accountId } : {}) },
     data: { revokedAt: new Date() },

@@ -3,3 +3,4 @@ export { createEventPublisher, type EventPublisher, type EventPublisherDeps } fr
 export { createWebhookActivities, type WebhookActivityDeps } from './webhooks.ts';
 export { sendLinkEmails, type LinkEmailDeps } from './link-emails.ts';
 export { keepRunning } from './keep-running.ts';
+export { createKeyRequestActivities } from './key-requests.ts';

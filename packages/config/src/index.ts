@@ -110,6 +110,12 @@ const Env = z.object({
   // Days of delivery log kept (ended deliveries and their events; 0: kept for good).
   WEBHOOK_RETENTION_DAYS: int(30),
 
+  // The device flow (spec: Other limits): a request waits 10 minutes for its answer, an approved key
+  // 10 more for its claim, and a claimed key may be revoked by its poller 15 minutes after that.
+  KEY_REQUEST_TTL_MS: int(600_000),
+  KEY_CLAIM_WINDOW_MS: int(600_000),
+  KEY_REVOKE_GRACE_MS: int(900_000),
+
   // E-mail (greenlight links to owners and editors): SMTP when set, else files under DATA_DIR/outbox.
   SMTP_URL: optional,
   MAIL_FROM: z.string().min(3).default('Video Production Service <no-reply@localhost>'),
@@ -219,6 +225,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sweepIntervalMs: e.WEBHOOK_SWEEP_INTERVAL_MS,
       retentionMs: e.WEBHOOK_RETENTION_DAYS * 24 * 60 * 60 * 1000,
     },
+    keyRequests: { pendingMs: e.KEY_REQUEST_TTL_MS, claimWindowMs: e.KEY_CLAIM_WINDOW_MS, revokeGraceMs: e.KEY_REVOKE_GRACE_MS },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, outboxDir: `${e.DATA_DIR.replace(/\/$/, '')}/outbox` },
     blobs:
       e.BLOB_STORE === 's3'

@@ -10,3 +10,4 @@ export * from './links.ts';
 export * from './webhooks.ts';
 export * from './renders.ts';
 export * from './domain.ts';
+export * from './key-requests.ts';

@@ -25,6 +25,13 @@ export function createRateLimiter(db: Db, now: () => number = Date.now) {
       return row?.count ?? 1;
     },
 
+    /** The count of the current window, without counting: for limits that count only failures (wrong codes). */
+    async count(bucket: string): Promise<number> {
+      const [row] = await db.$queryRaw<{ count: number }[]>`
+        SELECT count FROM rate_limit_windows WHERE bucket = ${bucket} AND window_start = ${windowAt(now()).start}`;
+      return row?.count ?? 0;
+    },
+
     /** Windows that have ended are of no use; called now and then by each gateway and app. */
     async sweep(): Promise<number> {
       return db.$executeRaw`DELETE FROM rate_limit_windows WHERE window_start < ${new Date(now() - 2 * WINDOW_MS)}`;

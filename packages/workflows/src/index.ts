@@ -7,3 +7,4 @@ export { renderWorkflow } from './render-images.ts';
 export { abandonRenderWorkflow } from './abandon-render.ts';
 export { exportWorkflow } from './export.ts';
 export { discardVideoWorkflow } from './discard-video.ts';
+export { keyRequestWorkflow } from './key-request.ts';

@@ -4,10 +4,12 @@ import { relyingPartyFor } from '@vp/accounts';
 import type { AppDeps, AppEnv, AppSite } from './env.ts';
 import { errorHandler, notFound } from './http/errors.tsx';
 import { csrfTokenRequired, sameOriginOnly } from './http/forgery.ts';
+import { signInThenReturn } from './http/return-to.ts';
 import { loadSession, requireSignIn } from './http/session.ts';
 import { accountRoutes } from './routes/account.tsx';
 import { assetRoutes } from './routes/assets.ts';
 import { GATEWAY_PAGES, gatewayPageRoutes } from './routes/gateway-pages.ts';
+import { keyApprovalRoutes } from './routes/key-approval.tsx';
 import { keyRoutes } from './routes/keys.tsx';
 import { productionRoutes } from './routes/productions.tsx';
 import { signInRoutes, signOutRoute } from './routes/sign-in.tsx';
@@ -56,12 +58,15 @@ export function createApp(deps: AppDeps) {
   app.use(loadSession(deps, site));
   app.route('/sign-in', signInRoutes(deps, site));
 
+  // The device flow's approval page: sign in, then back to it with its code.
+  app.use('/keys/approve', signInThenReturn(site));
   // Everything below needs a session, and each of its forms the session's CSRF token.
   for (const path of ['/', '/account', '/account/*', '/keys', '/keys/*', '/workspace', '/workspace/*', '/sign-out']) {
     app.use(path, requireSignIn(deps), csrfTokenRequired);
   }
   app.route('/sign-out', signOutRoute(deps, site));
   app.route('/account', accountRoutes(deps, site));
+  if (deps.keyRequests) app.route('/keys/approve', keyApprovalRoutes({ ...deps, keyRequests: deps.keyRequests }));
   app.route('/keys', keyRoutes(deps));
   app.route('/workspace', workspaceRoutes(deps));
   app.route('/', productionRoutes(deps));

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { ActiveSession, RelyingParty, WorkspaceAccess } from '@vp/accounts';
+import type { ActiveSession, KeyRequestDeps, RelyingParty, WorkspaceAccess } from '@vp/accounts';
 import type { Config } from '@vp/config';
 import type { Caller } from '@vp/contracts';
 import type { Db, RateLimiter } from '@vp/db';
@@ -13,6 +13,8 @@ export type AppDeps = {
   /** Sign-in links and invitations go out through it; null: none are sent (tests, production without SMTP). */
   mailer: Mailer | null;
   limiter: RateLimiter;
+  /** The device flow's requests, answered on /keys/approve (through their workflows); absent, that page is not served. */
+  keyRequests?: KeyRequestDeps;
   /** The time rules are judged by (sign-in links, sessions); tests move it. */
   now?: () => Date;
 };

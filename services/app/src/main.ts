@@ -1,9 +1,11 @@
 import { serve } from '@hono/node-server';
+import { Connection } from '@temporalio/client';
 import pino from 'pino';
-import { sweepPasskeyChallenges, sweepSessions, sweepSignInTokens } from '@vp/accounts';
+import { keyRequestBox, sweepPasskeyChallenges, sweepSessions, sweepSignInTokens } from '@vp/accounts';
 import { loadConfig, requireDatabaseUrl } from '@vp/config';
 import { createDb, createRateLimiter } from '@vp/db';
 import { mailerFromConfig } from '@vp/mail';
+import { keyRequestWorkflows, keyRequestWorkflowSettings, temporalClient } from '@vp/temporal-client';
 import { createApp } from './app.tsx';
 
 const config = loadConfig();
@@ -12,7 +14,13 @@ const db = createDb(requireDatabaseUrl(config));
 const limiter = createRateLimiter(db);
 const mailer = mailerFromConfig(config);
 if (!mailer) log.warn('SMTP_URL is not set: sign-in links and invitations are not e-mailed, so nobody can sign in by e-mail');
-const app = createApp({ config, db, log, mailer, limiter });
+// Connected lazily: the pages serve while Temporal is down; only answering a key request needs it.
+const temporal = temporalClient(Connection.lazy({ address: config.temporal.address ?? 'localhost:7233' }), config);
+const keyRequests = {
+  db, appUrl: config.appUrl, pendingMs: config.keyRequests.pendingMs, box: keyRequestBox(config.secrets),
+  workflows: keyRequestWorkflows(temporal, keyRequestWorkflowSettings(config)),
+};
+const app = createApp({ config, db, log, mailer, limiter, keyRequests });
 
 // Ended sessions, used or expired links, unanswered passkey prompts and past rate-limit windows.
 const sweep = setInterval(() => {

@@ -13,6 +13,7 @@ import { requestContext } from './http/request-context.ts';
 import { refuseCrossSiteForms } from './http/csrf.ts';
 import { notStored, ownOrigins, securityHeaders } from './http/security-headers.ts';
 import { docsRoutes } from './docs.ts';
+import { deviceKeyRoutes } from './keys/device-routes.ts';
 import { keyRoutes } from './keys/routes.ts';
 import { publishOpenApi } from './openapi.ts';
 import { requireLinks } from '@vp/productions';
@@ -71,6 +72,7 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
   app.route('/v1/productions', productionRoutes<GatewayEnv>({ ...domain.productions, caller: (c) => c.var.principal }));
   app.route('/v1/webhooks', webhookRoutes<GatewayEnv>({ ...domain.webhooks, caller: (c) => c.var.principal }));
   app.route('/v1/keys', keyRoutes<GatewayEnv>({ db: deps.db, caller: (c) => c.var.principal }));
+  app.route('/v1/keys', deviceKeyRoutes<GatewayEnv>({ ...domain.keyRequests, trustedProxies: deps.config.http.trustedProxies }));
   app.route('/production-links', linkRoutes<GatewayEnv>(domain.links));
   app.route('/go', linkPageRoutes(domain.links));
   const renders = { ...domain.renders, config: deps.config };

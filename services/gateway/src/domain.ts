@@ -1,7 +1,8 @@
 import { createBlobStore } from '@vp/blobs';
 import type { LinkDeps, ProductionDeps } from '@vp/productions';
 import type { OneCallRenderDeps } from '@vp/projects';
-import { productionWorkflows, productionWorkflowSettings, renderFarmWorkflows, webhookWorkflows } from '@vp/temporal-client';
+import { keyRequestBox, type KeyRequestDeps } from '@vp/accounts';
+import { keyRequestWorkflows, keyRequestWorkflowSettings, productionWorkflows, productionWorkflowSettings, renderFarmWorkflows, webhookWorkflows } from '@vp/temporal-client';
 import { webhookSettings, type WebhookDeps } from '@vp/webhooks';
 import type { GatewayDeps } from './env.ts';
 
@@ -27,7 +28,11 @@ export function gatewayDomain(deps: GatewayDeps) {
     db, blobs: deps.blobs ?? createBlobStore(config.blobs),
     workflows: renderFarmWorkflows(client, { taskQueuePrefix, heartbeatTimeoutMs: config.render.heartbeatTimeoutMs }),
   };
-  return { productions, links, webhooks, renders };
+  const keyRequests: KeyRequestDeps = {
+    db, appUrl: config.appUrl, pendingMs: config.keyRequests.pendingMs, box: keyRequestBox(config.secrets),
+    workflows: keyRequestWorkflows(client, keyRequestWorkflowSettings(config)),
+  };
+  return { productions, links, webhooks, renders, keyRequests };
 }
 
 export type GatewayDomain = ReturnType<typeof gatewayDomain>;

@@ -1,5 +1,6 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import { createEventPublisher, createProductionActivities, createWebhookActivities, type WebhookActivityDeps } from '@vp/activities';
+import { keyRequestBox } from '@vp/accounts';
+import { createEventPublisher, createKeyRequestActivities, createProductionActivities, createWebhookActivities, type WebhookActivityDeps } from '@vp/activities';
 import type { Config } from '@vp/config';
 import { taskQueue } from '@vp/contracts';
 import type { Db } from '@vp/db';
@@ -22,7 +23,7 @@ export type WorkerDeps = {
   webhookTransport?: WebhookActivityDeps['transport'];
 };
 
-/** The workers of this process: the productions and webhooks task queues (workflows and their activities). */
+/** The workers of this process: the productions, webhooks and key requests task queues (workflows and their activities). */
 export async function createWorkers(deps: WorkerDeps): Promise<Worker[]> {
   const { config } = deps;
   const workflows = deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath };
@@ -59,8 +60,18 @@ export async function createWorkers(deps: WorkerDeps): Promise<Worker[]> {
     }),
     maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivities,
   });
+  // Device key requests: their steps seal and wipe the key in the database, never in a payload.
+  const keys = await Worker.create({
+    connection: deps.connection,
+    namespace: config.temporal.namespace,
+    dataConverter,
+    taskQueue: taskQueue('keys', config.temporal.taskQueuePrefix),
+    ...workflows,
+    activities: createKeyRequestActivities({ db: deps.db, box: keyRequestBox(config.secrets) }),
+    maxConcurrentActivityTaskExecutions: config.worker.maxConcurrentActivities,
+  });
   await deliveries.ensureOutboxSweep(config.webhooks.sweepIntervalMs);
-  return [productions, webhooks];
+  return [productions, webhooks, keys];
 }
 
 /** Runs workers until the signal aborts, then drains them. */

@@ -7,6 +7,7 @@ import { DomainError } from '@vp/contracts';
 import type { AppDeps, AppEnv, AppSite } from '../env.ts';
 import { statusOf } from '../http/errors.tsx';
 import { limitSignInsPerAddress, limitSignInsPerEmail } from '../http/limits.ts';
+import { takeReturn } from '../http/return-to.ts';
 import { clearSessionCookie, setSessionCookie } from '../http/session.ts';
 import { noAccountMail, signInLinkMail, signInLinkUrl } from '../mail/messages.ts';
 import { sendInBackground } from '../mail/send.ts';
@@ -49,7 +50,7 @@ export function signInRoutes(deps: AppDeps, site: AppSite) {
     const signedIn = await completeSignIn(deps.db, { token: await field(c, 'token'), signup: deps.config.app.signup, userAgent: c.req.header('user-agent'), now: now() });
     await endPrevious(c);
     setSessionCookie(c, site, signedIn.token);
-    return c.redirect(signedIn.joined ? '/workspace' : '/', 303);
+    return c.redirect(takeReturn(c, site) ?? (signedIn.joined ? '/workspace' : '/'), 303);
   });
 
   // The passkey script's two steps, in JSON: a challenge, then the browser's signed answer to it.
@@ -62,7 +63,7 @@ export function signInRoutes(deps: AppDeps, site: AppSite) {
       const signedIn = await signInWithPasskey(deps.db, { challengeId: body.challengeId, response: body.response, rp: site.rp, userAgent: c.req.header('user-agent'), now: now() });
       await endPrevious(c);
       setSessionCookie(c, site, signedIn.token);
-      return c.json({ redirect: '/' });
+      return c.json({ redirect: takeReturn(c, site) ?? '/' });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       return c.json({ error: error.message }, statusOf(error));

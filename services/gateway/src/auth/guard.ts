@@ -73,7 +73,7 @@ function browserSession(surface: string): ApiError {
 }
 
 /** The socket peer's address; app.request() in tests has no socket. */
-function socketAddress(c: Context): string | undefined {
+export function socketAddress(c: Context): string | undefined {
   try {
     return getConnInfo(c).remote.address;
   } catch {
