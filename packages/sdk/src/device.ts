@@ -1,14 +1,8 @@
+import { bodyOf, createApiClient, type Schemas } from './client.ts';
 import { ApiError, DeviceFlowError } from './errors.ts';
-import { retryingFetch } from './retry.ts';
 import { sleep as realSleep, type Sleep } from './sleep.ts';
 
-export type KeyRequest = {
-  deviceCode: string;
-  userCode: string;
-  approvalUrl: string;
-  expiresInSeconds: number;
-  pollIntervalSeconds: number;
-};
+export type KeyRequest = Schemas['KeyRequestStarted'];
 
 export type RequestApiKeyOptions = {
   baseUrl: string;
@@ -30,28 +24,23 @@ export type RequestApiKeyOptions = {
  */
 export async function requestApiKey(options: RequestApiKeyOptions): Promise<{ apiKey: string; request: KeyRequest }> {
   const { sleep = realSleep, signal } = options;
-  const fetchImpl = retryingFetch(options.fetch ?? ((input, init) => globalThis.fetch(input, init)), { sleep });
-  const post = async <T>(path: string, body: unknown): Promise<T> => {
-    const response = await fetchImpl(`${options.baseUrl.replace(/\/+$/, '')}${path}`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal,
-    });
-    if (!response.ok) throw await ApiError.from(response);
-    return (await response.json()) as T;
-  };
-  const request = await post<KeyRequest>('/v1/keys/request', { name: options.name });
+  // The routes are public: no key. A 429 is waited out by the client's retries.
+  const api = createApiClient({ baseUrl: options.baseUrl, fetch: options.fetch, retry: { sleep } });
+  const poll = (body: Schemas['KeyPollBody']) => bodyOf(api.POST('/v1/keys/poll', { body, signal }));
+  const request = await bodyOf(api.POST('/v1/keys/request', { body: { name: options.name }, signal }));
   await options.onApproval(request);
   // Counted in polls rather than read from a clock: past the request's lifetime, stop.
   let waitedSeconds = 0;
   while (waitedSeconds <= request.expiresInSeconds + request.pollIntervalSeconds) {
     await sleep(request.pollIntervalSeconds * 1000, signal);
     waitedSeconds += request.pollIntervalSeconds;
-    const answer = await post<{ status: string; apiKey?: string }>('/v1/keys/poll', { deviceCode: request.deviceCode }).catch((error: unknown) => unanswered(error, signal));
+    const answer = await poll({ deviceCode: request.deviceCode }).catch((error: unknown) => unanswered(error, signal));
     if (!answer) continue;
     if (answer.status === 'approved' && answer.apiKey) return { apiKey: answer.apiKey, request };
     if (answer.status === 'claimed') {
       // Only this caller holds the device code: the key went out in an answer that never arrived.
       // Revoke it, so that no key lives that nobody has.
-      await post('/v1/keys/poll', { deviceCode: request.deviceCode, revokeClaimed: true }).catch(() => undefined);
+      await poll({ deviceCode: request.deviceCode, revokeClaimed: true }).catch(() => undefined);
     }
     if (answer.status !== 'pending') throw new DeviceFlowError(answer.status);
     options.onPending?.();

@@ -1243,6 +1243,155 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/keys/poll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Poll a key request (device flow)
+         * @description `pending` until a person answers; `approved` with `apiKey` exactly once, on the first poll after approval (concurrent polls: one gets the key, the others `claimed`); `claimed` after that; `denied` when refused; `expired` after 10 minutes without an answer, or when an approved key was not claimed within 10 minutes (the key is then revoked). With `revokeClaimed: true`, a claimed key is revoked (answer `expired`) until 15 minutes after its claim window ends: a tool that lost the key can undo it.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["KeyPollBody"];
+                };
+            };
+            responses: {
+                /** @description Where the request is */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KeyPollResponse"];
+                    };
+                };
+                /** @description Invalid body; `issues` lists each problem. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No request has this device code (`not_found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited (`rate_limited`): 60 a minute per address for /v1/keys; see Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Key requests cannot be taken or answered right now; try again shortly (see Retry-After). */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/keys/request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a key (device flow)
+         * @description For a tool without a browser session (a CLI, an editor panel, a capture tool); no key needed. Show `approvalUrl` (or `userCode`) to a person, who signs in to the app and approves once; then poll `POST /v1/keys/poll` every `pollIntervalSeconds` (3). The request waits 10 minutes for its answer. The key it gives carries all four scopes and acts as the approving account.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["KeyRequestBody"];
+                };
+            };
+            responses: {
+                /** @description Requested; waiting for a person to approve it */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KeyRequestStarted"];
+                    };
+                };
+                /** @description Invalid body; `issues` lists each problem. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited (`rate_limited`): 60 a minute per address for /v1/keys; see Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Key requests cannot be taken or answered right now; try again shortly (see Retry-After). */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/productions": {
         parameters: {
             query?: never;
@@ -3302,6 +3451,38 @@ export interface components {
             state: "open" | "stale" | "expired";
             workspaceName: string;
         };
+        KeyPollBody: {
+            /** @description The `deviceCode` of the request. */
+            deviceCode: string;
+            /** @description Revoke the key this request gave (status `claimed`): honoured until 15 minutes after the claim window (the 10 minutes after approval) ends; the answer is then `expired`. */
+            revokeClaimed?: boolean;
+        };
+        KeyPollResponse: {
+            /** @description The key (`svc_live_…`, all four scopes): only on the single `approved` answer, the first poll after approval. */
+            apiKey?: string;
+            status: components["schemas"]["KeyRequestStatus"];
+        };
+        KeyRequestBody: {
+            /** @description Who is asking (a tool and where it runs, say); the key is named after it. 1 to 100 characters. */
+            name: string;
+        };
+        KeyRequestStarted: {
+            /**
+             * Format: uri
+             * @description `{app_url}/keys/approve?code=<userCode>`: show it to the person who approves.
+             */
+            approvalUrl: string;
+            /** @description The tool's secret for polling (32 random bytes, base64url). Keep it; it is not shown again. */
+            deviceCode: string;
+            /** @description How long the request waits for an answer (600). */
+            expiresInSeconds: number;
+            /** @description Poll no more often than this (3). */
+            pollIntervalSeconds: number;
+            /** @description The code a person confirms on the approval page, `XXXX-XXXX` (any case, with or without the hyphen, is accepted). */
+            userCode: string;
+        };
+        /** @enum {string} */
+        KeyRequestStatus: "pending" | "approved" | "claimed" | "denied" | "expired";
         LinkCommentBody: {
             comment: string;
         };
