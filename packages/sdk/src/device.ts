@@ -11,7 +11,7 @@ export type RequestApiKeyOptions = {
   /** Show `approvalUrl` and `userCode` to the person who will approve (and open a browser where one exists). */
   onApproval: (request: KeyRequest) => void | Promise<void>;
   /** Called after each poll that found the request still waiting. */
-  onPending?: () => void;
+  onPending?: () => void | Promise<void>;
   signal?: AbortSignal;
   fetch?: typeof fetch;
   sleep?: Sleep;
@@ -43,7 +43,7 @@ export async function requestApiKey(options: RequestApiKeyOptions): Promise<{ ap
       await poll({ deviceCode: request.deviceCode, revokeClaimed: true }).catch(() => undefined);
     }
     if (answer.status !== 'pending') throw new DeviceFlowError(answer.status);
-    options.onPending?.();
+    await options.onPending?.();
   }
   throw new DeviceFlowError('expired');
 }
