@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect } from 'vitest';
-import { authenticateApiKey } from '@vp/accounts';
+import { authenticateApiKey, createApiKey } from '@vp/accounts';
 import { balance } from '@vp/ledger';
 import { seedAccount, test, testConfig, testSecrets } from '@vp/testing';
 import { insertEndpoint, createSecretBox } from '@vp/webhooks';
@@ -69,6 +69,12 @@ describe('admin accounts, members, keys, credits and caps', () => {
     expect((await admin(db, 'key', 'revoke', '--id', key.id, '--json')).json()).toMatchObject({ id: key.id, alreadyRevoked: false });
     expect(await authenticateApiKey(db, key.apiKey)).toBeNull();
     expect((await admin(db, 'key', 'revoke', '--id', key.id, '--json')).json()).toMatchObject({ alreadyRevoked: true });
+
+    // A key made by the device flow: the table says so in words.
+    await createApiKey(db, { accountId: owner.accountId, name: 'vp CLI', scopes: ['productions', 'renders', 'capture', 'import'], madeBy: 'device' });
+    const table = (await admin(db, 'key', 'list', '--email', 'owner@example.test')).stdout;
+    expect(table).toMatch(/vp CLI\s+productions,renders,capture,import\s+.*device flow/);
+    expect((await admin(db, 'key', 'list', '--email', 'owner@example.test', '--json')).json().keys[0]).toMatchObject({ madeBy: 'device' });
 
     const granted = (await admin(db, 'credits', 'grant', '--email', 'owner@example.test', '--amount', '250', '--json')).json();
     expect(granted).toEqual({ accountId: owner.accountId, granted: 250, balance: 250 });

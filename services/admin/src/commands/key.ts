@@ -45,7 +45,7 @@ export const listKeysCommand = defineCommand({
       revokedAt: k.revokedAt?.toISOString() ?? null,
       madeBy: k.madeBy,
     }));
-    const rows = keys.map((k) => [k.id, k.prefix, k.name, k.scopes.join(','), k.createdAt, k.lastUsedAt ?? 'never', k.revokedAt ?? '-', k.madeBy]);
+    const rows = keys.map((k) => [k.id, k.prefix, k.name, k.scopes.join(','), k.createdAt, k.lastUsedAt ?? 'never', k.revokedAt ?? '-', MADE_BY[k.madeBy] ?? k.madeBy]);
     const human = keys.length
       ? table(['ID', 'PREFIX', 'NAME', 'SCOPES', 'CREATED', 'LAST USED', 'REVOKED', 'MADE BY'], rows)
       : `${account.email} has no API keys`;
@@ -77,3 +77,6 @@ function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   return [header, ...rows].map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
 }
+
+/** How a key was made, as the table says it (JSON keeps the stored value). */
+const MADE_BY: Record<string, string> = { app: 'app', device: 'device flow', operator: 'operator' };
