@@ -47,8 +47,8 @@ function help(io: Io, name?: string) {
     return;
   }
   line(io.stdout, 'vp: turn what you shipped into a video.\n\nUsage: vp <command> [options]\n');
-  for (const each of COMMANDS) line(io.stdout, `  ${each.usage.padEnd(58)} ${each.summary.split('\n')[0]}`);
-  line(io.stdout, '\nEverywhere: --base-url URL (or VP_BASE_URL), --json for scripts, -h/--help.');
+  for (const each of COMMANDS) line(io.stdout, `  ${each.name.padEnd(11)} ${each.summary.split('\n')[0]}`);
+  line(io.stdout, '\n`vp help COMMAND` shows its options. Everywhere: --base-url URL (or VP_BASE_URL), --json for scripts, -h/--help.');
   line(io.stdout, 'With VP_API_KEY set, vp uses that key and never prompts.');
   line(io.stdout, 'Exit codes: 0 done, 1 failed, 2 wrong usage, 3 refused by the service.');
 }
