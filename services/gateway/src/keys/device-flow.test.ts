@@ -199,6 +199,9 @@ describe('the request\'s workflow: every transition of the spec\'s table, with s
     expect(history).not.toContain(body.apiKey);
     expect(history).not.toContain(body.apiKey.slice('svc_live_'.length));
     expect(history).not.toContain(started.deviceCode);
+    // Nor the gateway's log.
+    expect(JSON.stringify(env.logs)).not.toContain(body.apiKey);
+    expect(JSON.stringify(env.logs)).not.toContain(started.deviceCode);
   });
 
   it('claimed, past the grace after the claim window: revokeClaimed no longer revokes; the key stays claimed and working', async ({ env }) => {
