@@ -16,7 +16,8 @@ import {
 export async function keyRequestWorkflow(input: KeyRequestInput): Promise<KeyRequestStatus> {
   const steps = proxyLocalActivities<KeyRequestSteps>({ startToCloseTimeout: input.stepTimeoutMs, retry: KEY_STEP_RETRY });
   const { requestId } = input;
-  let status: KeyRequestStatus = 'pending';
+  // Widened: handlers move it while the main path awaits.
+  let status = 'pending' as KeyRequestStatus;
   // Answers after the request's lifetime, and claims after the claim window, are refused even
   // when they reach the workflow in the same moment as its timer.
   const pendingUntil = Date.now() + input.pendingMs;
