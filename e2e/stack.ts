@@ -1,4 +1,4 @@
-import type { Db } from '@vp/db';
+import type { Db, RateLimiter } from '@vp/db';
 import { createTestGateway } from '@vp/gateway/testing';
 import { createRenderWorker, createStoryboardWorker, runRenderWorker } from '@vp/render-worker';
 import type { WorkerDeps } from '@vp/worker';
@@ -10,9 +10,9 @@ import { startTestWorkers } from '@vp/worker/testing';
  */
 export async function createTestStack(
   database: { url: string; db: Db },
-  options: { env?: Record<string, string>; worker?: Pick<WorkerDeps, 'mailer' | 'webhookTransport'>; render?: boolean } = {},
+  options: { env?: Record<string, string>; worker?: Pick<WorkerDeps, 'mailer' | 'webhookTransport'>; render?: boolean; limiter?: RateLimiter } = {},
 ) {
-  const gateway = await createTestGateway(database, { env: { PRODUCTION_STEP_TIMEOUT_MS: '5000', ...options.env } });
+  const gateway = await createTestGateway(database, { env: { PRODUCTION_STEP_TIMEOUT_MS: '5000', ...options.env }, limiter: options.limiter });
   const workers = await startTestWorkers(database, { config: gateway.config, temporal: gateway.temporal, ...options.worker });
   const stop = new AbortController();
   const renderDeps = { config: gateway.config, connection: gateway.temporal.nativeConnection, db: database.db, blobs: gateway.blobs };

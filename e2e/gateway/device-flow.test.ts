@@ -78,6 +78,19 @@ describe('POST /v1/keys/poll', () => {
   });
 });
 
+describe('the OpenAPI document', () => {
+  it('describes both routes as public, with their bodies and answers', async ({ env }) => {
+    const doc = await json(await env.app.request('/v1/openapi.json'));
+    for (const [path, statuses] of [['/v1/keys/request', ['201', '400', '429', '503']], ['/v1/keys/poll', ['200', '400', '404', '429', '503']]] as const) {
+      const operation = doc.paths[path].post;
+      expect(operation.security, path).toEqual([]);
+      expect(Object.keys(operation.responses), path).toEqual(expect.arrayContaining([...statuses]));
+      expect(operation.requestBody.content['application/json'].schema, path).toBeTruthy();
+    }
+    expect(doc.components.schemas.KeyRequestStatus.enum).toEqual(['pending', 'approved', 'claimed', 'denied', 'expired']);
+  });
+});
+
 describe('the /v1/keys rate limit (spec: Rate limits)', () => {
   it('answers 429 rate_limited with Retry-After past 60 requests a minute from one address, on both routes', async ({ database }) => {
     // A gateway of its own, its limiter in a minute nobody else counts in.
@@ -187,6 +200,9 @@ describe('the request\'s workflow: every transition of the spec\'s table, with s
     expect(history).not.toContain(body.apiKey);
     expect(history).not.toContain(body.apiKey.slice('svc_live_'.length));
     expect(history).not.toContain(started.deviceCode);
+    // Nor the gateway's log.
+    expect(JSON.stringify(env.logs)).not.toContain(body.apiKey);
+    expect(JSON.stringify(env.logs)).not.toContain(started.deviceCode);
   });
 
   it('claimed, past the grace after the claim window: revokeClaimed no longer revokes; the key stays claimed and working', async ({ env }) => {
