@@ -36,7 +36,8 @@ afterAll(async () => {
 const it = test.extend('stack', { scope: 'file' }, async ({ database }, { onCleanup }) => {
   const dataDir = await mkdtemp(join(tmpdir(), 'vp-delivery-'));
   const stack = await createTestStack(database, {
-    render: true,
+    // The media tests count the render's fetches: no stills fetching them too (storyboard.test.ts has those).
+    render: true, storyboard: false,
     // Behind a trusted proxy: a test posting pages' forms comes from an address of its own.
     env: { DATA_DIR: dataDir, ALLOW_PRIVATE_URLS: 'true', RENDER_HEARTBEAT_TIMEOUT_MS: '20000', TRUST_PROXY: 'true' },
     worker: { webhookTransport: { ca: receiver.ca } },
