@@ -1,4 +1,4 @@
-import { CancellationScope, patched, proxyActivities, sleep } from '@temporalio/workflow';
+import { ActivityCancellationType, CancellationScope, patched, proxyActivities, sleep } from '@temporalio/workflow';
 import type { ProductionWorkflowInput, StoryboardActivities } from '../definitions.ts';
 import type { ProductionState } from './state.ts';
 
@@ -20,6 +20,9 @@ export function drawStoryboard(state: ProductionState, input: ProductionWorkflow
     // Not drawn in 10 minutes (no render worker free): the pitch goes without stills.
     scheduleToCloseTimeout: '10 minutes',
     retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumAttempts: 3 },
+    // Stopped, it is waited for: a workflow that ends (declined, cancelled) in the task that stops
+    // it would otherwise fail that task, and the Update that ended it with it.
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   });
   const scope = new CancellationScope();
   const drawn = scope.run(() => draw({ productionId: input.productionId, pitchVersion })).then(() => true, () => false);
