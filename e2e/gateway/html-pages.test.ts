@@ -74,6 +74,8 @@ describe('every HTML page the gateway serves', () => {
       exportId: [p.exportId, randomUUID()],
       id: [randomUUID()],
       version: ['1', '7'],
+      productionId: [ready.production.id, randomUUID()],
+      shot: ['1.jpg', 'nothing'],
     };
     const routes = [...new Set(stack.app.routes.filter((r) => r.method === 'GET').map((r) => r.path))];
     const pages = new Set<string>();

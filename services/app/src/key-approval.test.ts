@@ -35,7 +35,7 @@ describe('/keys/approve (spec: Authentication 6; DECISIONS: Device key requests)
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/sign-in');
     const cookie = res.headers.get('set-cookie') ?? '';
-    expect(cookie).toMatch(/^vp_return=%2Fkeys%2Fapprove%3Fcode%3DBCDF-GHJK; Max-Age=1800; Path=\/sign-in; HttpOnly; SameSite=Lax/);
+    expect(cookie).toMatch(/^vp_return=%2Fkeys%2Fapprove%3Fcode%3DBCDF-GHJK; Max-Age=3600; Path=\/; HttpOnly; SameSite=Lax/);
 
     const signIn = async (returnCookie: string) => {
       const link = await requestSignIn(database.db, { email: 'returning@example.test', signup: 'open' });
