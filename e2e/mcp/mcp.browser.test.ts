@@ -200,6 +200,8 @@ describe('an assistant connects to /mcp and makes a video (MCP with OAuth 2.1)',
       await page.goto(authorizeUrl({}));
       await page.getByRole('button', { name: 'Deny' }).click();
       expect((await shared.callback.next(seen)).get('error')).toBe('access_denied');
+      // The browser lands on the client's callback before it is sent anywhere else.
+      await page.waitForURL(/\/callback\?error=access_denied/);
 
       const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
       const atMcp = await fetch(`${stack.baseUrl}/mcp`, { method: 'POST', headers: { ...bearer(apiKey), 'content-type': 'application/json' }, body: '{}' });
