@@ -41,14 +41,16 @@ describe('a worker killed while key requests wait (spec: Device key request)', (
 
       const rowOf = (started: { userCode: string }) => database.db.keyRequest.findFirstOrThrow({ where: { userCode: started.userCode.replace('-', '') } });
       expect([(await rowOf(unanswered)).status, (await rowOf(unclaimed)).status]).toEqual(['pending', 'approved']);
+      const events = async (started: { userCode: string }) =>
+        (await temporal.client.workflow.getHandle(workflowIds.keyRequest((await rowOf(started)).id)).fetchHistory()).events ?? [];
+      // Killed once both timers are armed (their workflows' tasks ran), as the requests would be waiting.
+      const armed = async (started: { userCode: string }) => (await events(started)).some((event) => event.timerStartedEventAttributes);
+      await waitFor(async () => (await armed(unanswered)) && armed(unclaimed), { what: 'the timers to be armed', timeoutMs: 30_000, intervalMs: 200 });
       child.kill('SIGKILL');
       expect(await died).toBe('SIGKILL');
       const unclaimedRow = await rowOf(unclaimed);
       // Their timers fire on the server with nobody to run them: the read model stays as it was.
-      const timerFired = async (started: { userCode: string }) => {
-        const history = await temporal.client.workflow.getHandle(workflowIds.keyRequest((await rowOf(started)).id)).fetchHistory();
-        return (history.events ?? []).some((event) => event.timerFiredEventAttributes);
-      };
+      const timerFired = async (started: { userCode: string }) => (await events(started)).some((event) => event.timerFiredEventAttributes);
       await waitFor(async () => (await timerFired(unanswered)) && timerFired(unclaimed), { what: 'the timers to fire', timeoutMs: 30_000, intervalMs: 200 });
       expect((await rowOf(unanswered)).status).toBe('pending');
       expect((await rowOf(unclaimed)).status).toBe('approved');
