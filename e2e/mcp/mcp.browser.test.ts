@@ -80,6 +80,8 @@ async function authorize(stack: Stack, provider: MemoryOAuthProvider, page: impo
   await page.getByRole('button', { name: 'Allow' }).click();
   const query = await shared.callback.next(seen);
   expect(query.get('iss')).toBe(stack.baseUrl);
+  // The callback has heard the code; the browser's own navigation there ends before the page is used again.
+  await page.waitForURL(/\/callback\?code=/);
   await transport.finishAuth(query.get('code')!);
 }
 
