@@ -9,7 +9,7 @@ import { freePort } from '@vp/devstack';
 import { grant } from '@vp/ledger';
 import { createProduction } from '@vp/productions';
 import { waitFor } from '@vp/testing';
-import { appDomain } from '@vp/app/domain';
+import { domainDeps } from '@vp/domain';
 import { BROWSER_TEST_MS, browserSuite, expectAccessible, newContext, signInByEmail, startGatewayProcess } from '@vp/app/testing';
 import { withWorkers } from '../workers.ts';
 
@@ -164,7 +164,7 @@ describe('productions in a real browser', { timeout: BROWSER_TEST_MS + RENDER_MS
       const team = await createWorkspace(database.db, { ownerId, name: 'Team' });
       const { account: watcher } = await createAccount(database.db, { email: 'watcher@example.test', name: null });
       await setMember(database.db, { workspaceId: team.id, accountId: watcher.id, role: 'viewer' });
-      const { production } = await createProduction(appDomain(app.deps).productions, { accountId: ownerId, actor: `user:${ownerId}`, via: 'app' },
+      const { production } = await createProduction(domainDeps(app.deps).productions, { accountId: ownerId, actor: `user:${ownerId}`, via: 'app' },
         CreateProductionBody.parse({ workspaceId: team.id, brief: { intent: 'Team news' } }));
       await waitFor(async () => (await database.db.production.findUniqueOrThrow({ where: { id: production.id } })).stage === 'pitch_ready', { what: 'the pitch', timeoutMs: 60_000 });
 

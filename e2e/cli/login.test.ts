@@ -9,7 +9,7 @@ import { waitFor } from '@vp/testing';
 import { servedGateway } from '../sdk/served.ts';
 import { VP, vp } from './run-vp.ts';
 
-const { shared, it } = browserSuite({ app: { keyRequests: true } });
+const { shared, it } = browserSuite();
 
 let home: string;
 beforeAll(async () => {

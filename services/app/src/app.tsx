@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { NONCE, secureHeaders } from 'hono/secure-headers';
 import { relyingPartyFor } from '@vp/accounts';
-import { appDomain } from './domain.ts';
+import { domainDeps } from '@vp/domain';
 import type { AppDeps, AppEnv, AppSite } from './env.ts';
 import { errorHandler, notFound } from './http/errors.tsx';
 import { csrfTokenRequired, sameOriginOnly } from './http/forgery.ts';
@@ -75,10 +75,10 @@ export function createApp(deps: AppDeps) {
   }
   app.route('/sign-out', signOutRoute(deps, site));
   app.route('/account', accountRoutes(deps, site));
-  if (deps.keyRequests) app.route('/keys/approve', keyApprovalRoutes({ ...deps, keyRequests: deps.keyRequests }));
+  const domain = domainDeps(deps);
+  app.route('/keys/approve', keyApprovalRoutes(deps, domain));
   app.route('/keys', keyRoutes(deps));
   app.route('/workspace', workspaceRoutes(deps));
-  const domain = appDomain(deps);
   app.route('/productions/new', newProductionRoutes(deps, domain));
   app.route('/productions', productionPageRoutes(deps, domain));
   app.route('/webhooks', webhookRoutes(deps, domain));

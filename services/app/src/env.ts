@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { BlobStore } from '@vp/blobs';
-import type { ActiveSession, KeyRequestDeps, RelyingParty, WorkspaceAccess } from '@vp/accounts';
+import type { ActiveSession, RelyingParty, WorkspaceAccess } from '@vp/accounts';
 import type { Config } from '@vp/config';
 import type { Caller } from '@vp/contracts';
 import type { Db, RateLimiter } from '@vp/db';
@@ -15,8 +15,6 @@ export type AppDeps = {
   /** Sign-in links and invitations go out through it; null: none are sent (tests, production without SMTP). */
   mailer: Mailer | null;
   limiter: RateLimiter;
-  /** The device flow's requests, answered on /keys/approve (through their workflows); absent, that page is not served. */
-  keyRequests?: KeyRequestDeps;
   /** Productions' workflows, webhook deliveries and exports: connected lazily, so pages answer while Temporal is down. */
   temporal: () => Client;
   /** Where exports are kept; by default the configured store. */

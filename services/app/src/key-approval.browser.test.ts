@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import { BROWSER_TEST_MS, browserSuite, expectAccessible, newContext, signInByEmail, startGatewayProcess, startWorkerProcess } from './testing/index.ts';
 
-const { shared, it } = browserSuite({ app: { keyRequests: true } });
+const { shared, it } = browserSuite();
 
 describe('the device flow, approved in a real browser (spec: Authentication 6)', { timeout: BROWSER_TEST_MS * 2 }, () => {
   it('a tool asks, a signed-out person opens the approval link, signs in, is brought back, approves; the tool\'s next poll gets a key that works on /v1', async ({ app, database }) => {

@@ -9,7 +9,7 @@ import { signedInSession, startTestApp, type TestApp } from './testing/index.ts'
 /** The rate limiter's clock: each test that counts moves it to a minute of its own. */
 let limiterNow = Date.UTC(2030, 0, 1, 12, 0, 30);
 const it = test.extend('app', { scope: 'file' }, async ({ database }, { onCleanup }) => {
-  const app = await startTestApp(database, { keyRequests: true, limiterNow: () => limiterNow });
+  const app = await startTestApp(database, { limiterNow: () => limiterNow });
   onCleanup(app.close);
   return app;
 });

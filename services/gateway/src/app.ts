@@ -4,7 +4,7 @@ import { methodNotAllowed } from 'hono/method-not-allowed';
 import { guard } from './auth/guard.ts';
 import type { GatewayDeps, GatewayEnv } from './deps.ts';
 import { codecRoutes } from './codec/routes.ts';
-import { gatewayDomain } from './domain.ts';
+import { domainDeps } from '@vp/domain';
 import { healthRoutes } from './health.ts';
 import { closeAfterUnreadBody, limitBody, requireJsonBody } from './http/body.ts';
 import { errorResponse, notFound, onError, validationHook } from './http/errors.ts';
@@ -68,7 +68,7 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
   // The key and the rate limit first: a caller without a key gets its 401 (or 429) before a byte of
   // its body is read, and only authorised callers get as far as the body limits.
   app.use(guard(deps, limiter));
-  const domain = gatewayDomain(deps);
+  const domain = domainDeps(deps);
   // A feature switched off on this server answers 503 whatever was sent: before any body check.
   app.use('/v1/webhooks/*', checkFirst(() => requireWebhooks(domain.webhooks.settings)));
   app.use('/production-links/*', checkFirst(() => requireLinks(domain.links)));

@@ -1,8 +1,9 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import { Hono, type Context } from 'hono';
-import { answeredAlready, answerKeyRequest, findKeyRequestByCode, type KeyRequestDeps } from '@vp/accounts';
+import { answeredAlready, answerKeyRequest, findKeyRequestByCode } from '@vp/accounts';
 import { DomainError } from '@vp/contracts';
 import { windowAt } from '@vp/db';
+import type { Domain } from '@vp/domain';
 import type { AppDeps, AppEnv } from '../env.ts';
 import { KeyApprovalPage, type ApprovalState } from '../views/key-approval.tsx';
 import { chromeOf } from './chrome.ts';
@@ -16,7 +17,7 @@ export const WRONG_CODES_PER_MINUTE = 10;
  * signed-in person. A code no request has counts against the session's limit of wrong codes;
  * past it, no code is looked up until the minute ends.
  */
-export function keyApprovalRoutes(deps: AppDeps & { keyRequests: KeyRequestDeps }) {
+export function keyApprovalRoutes(deps: AppDeps, domain: Domain) {
   const app = new Hono<AppEnv>();
   const show = async (c: Context<AppEnv>, state: ApprovalState, status: 200 | 404 | 409 | 410 = 200) =>
     c.html(<KeyApprovalPage chrome={await chromeOf(deps, c)} state={state} />, status);
@@ -49,7 +50,7 @@ export function keyApprovalRoutes(deps: AppDeps & { keyRequests: KeyRequestDeps 
     if (answer !== 'approve' && answer !== 'deny') throw new DomainError('invalid', 'Choose Approve or Deny.');
     await refuseWhileWalking(c);
     try {
-      const status = await answerKeyRequest(deps.keyRequests, c.var.caller, { code, answer });
+      const status = await answerKeyRequest(domain.keyRequests, c.var.caller, { code, answer });
       const request = await findKeyRequestByCode(deps.db, code);
       return show(c, { kind: 'answered', answer: status === 'approved' ? 'approved' : 'denied', name: request?.name ?? '' });
     } catch (error) {

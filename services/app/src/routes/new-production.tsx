@@ -3,7 +3,7 @@ import { Hono, type Context } from 'hono';
 import { BRAND_FIELDS, workspaceBrand } from '@vp/accounts';
 import { DomainError } from '@vp/contracts';
 import { createProduction, monthlyUsage } from '@vp/productions';
-import type { AppDomain } from '../domain.ts';
+import type { Domain } from '@vp/domain';
 import type { AppDeps, AppEnv } from '../env.ts';
 import { statusOf } from '../http/errors.tsx';
 import { NewProductionPage } from '../views/new-production.tsx';
@@ -37,7 +37,7 @@ async function formValues(c: Context): Promise<BriefFormValues> {
 }
 
 /** `/productions/new`: the create form, recorded as `source.kind: app`, charged and capped as the API's create. */
-export function newProductionRoutes(deps: AppDeps, domain: AppDomain) {
+export function newProductionRoutes(deps: AppDeps, domain: Domain) {
   const app = new Hono<AppEnv>();
 
   async function show(c: Context<AppEnv>, values: BriefFormValues, problems: Record<string, string> = {}, problem: string | null = null, status: 200 | 400 | 402 | 403 | 429 | 503 = 200) {

@@ -4,7 +4,7 @@ import { workspaceAccess } from '@vp/accounts';
 import { CancelBody, CommentBody, DeclineBody, DomainError, GreenlightBody } from '@vp/contracts';
 import { cancel, comment, decline, greenlight, productionDetail } from '@vp/productions';
 import { shareVideoUrl } from '@vp/projects';
-import type { AppDomain } from '../domain.ts';
+import type { Domain } from '@vp/domain';
 import type { AppDeps, AppEnv } from '../env.ts';
 import { ProductionPage, type ProductionView } from '../views/production.tsx';
 import { chromeOf, doneNotice } from './chrome.ts';
@@ -36,7 +36,7 @@ const pitchVersion = async (c: Context) => {
 const reason = async (c: Context) => (await field(c, 'reason')).trim() || undefined;
 
 /** `/productions/{id}`: the page every production's `pageUrl` leads to, and the answers it posts. */
-export function productionPageRoutes(deps: AppDeps, domain: AppDomain) {
+export function productionPageRoutes(deps: AppDeps, domain: Domain) {
   const app = new Hono<AppEnv>();
   const { productions } = domain;
 

@@ -5,7 +5,7 @@ import { CreateWebhookBody, DomainError, UpdateWebhookBody, type WebhookEndpoint
 import {
   createEndpoint, deleteEndpoint, getEndpoint, listDeliveries, listEndpoints, redeliver, rollSecret, sendTestEvent, updateEndpoint,
 } from '@vp/webhooks';
-import type { AppDomain } from '../domain.ts';
+import type { Domain } from '@vp/domain';
 import type { AppDeps, AppEnv } from '../env.ts';
 import { EndpointPage, WebhooksPage, type EndpointForm } from '../views/webhooks.tsx';
 import { chromeOf, doneNotice } from './chrome.ts';
@@ -30,7 +30,7 @@ const problemsOf = (error: unknown): Record<string, string> => {
 };
 
 /** `/webhooks`: the workspace's endpoints; `/webhooks/{id}`: one endpoint, its deliveries and what may be done with it. */
-export function webhookRoutes(deps: AppDeps, domain: AppDomain) {
+export function webhookRoutes(deps: AppDeps, domain: Domain) {
   const app = new Hono<AppEnv>();
   const { webhooks } = domain;
 

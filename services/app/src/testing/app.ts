@@ -1,11 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import pino from 'pino';
-import { keyRequestBox } from '@vp/accounts';
 import { createBlobStore, type BlobStore } from '@vp/blobs';
 import type { Config } from '@vp/config';
 import { createRateLimiter, type Db } from '@vp/db';
-import { keyRequestWorkflows, keyRequestWorkflowSettings } from '@vp/temporal-client';
 import { smtpMailer } from '@vp/mail';
 import { connectTemporal, testConfig } from '@vp/testing';
 import { freePort } from '@vp/devstack';
@@ -18,8 +16,6 @@ export type Beside = (stack: { config: Config; temporal: Awaited<ReturnType<type
 
 export type TestAppOptions = {
   env?: Record<string, string>; mail?: MailCatcher; now?: () => Date; limiterNow?: () => number;
-  /** The approval page answers the device flow's requests, on this app's task queues. */
-  keyRequests?: boolean;
   /** Whole-stack tests (e2e/) start workers here, so that pitches are written and videos made. */
   beside?: Beside;
 };
@@ -41,12 +37,6 @@ export async function startTestApp(database: { url: string; db: Db }, options: T
     mailer: options.mail ? smtpMailer({ url: options.mail.smtpUrl, from: config.mail.from }) : null,
     limiter: createRateLimiter(database.db, options.limiterNow), now: options.now, temporal: () => temporal.client, blobs,
   };
-  if (options.keyRequests) {
-    deps.keyRequests = {
-      db: database.db, appUrl, pendingMs: config.keyRequests.pendingMs, box: keyRequestBox(config.secrets),
-      workflows: keyRequestWorkflows(temporal.client, keyRequestWorkflowSettings(config)),
-    };
-  }
   const beside = await options.beside?.({ config, temporal, database, blobs });
   const app = createApp(deps);
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port });

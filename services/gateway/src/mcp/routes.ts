@@ -3,7 +3,7 @@ import { Hono, type Context } from 'hono';
 import type { Caller } from '@vp/contracts';
 import { authenticateAccessToken, mcpResource } from '@vp/oauth';
 import type { GatewayDeps, GatewayEnv } from '../deps.ts';
-import type { GatewayDomain } from '../domain.ts';
+import type { Domain } from '@vp/domain';
 import { errorResponse } from '../http/errors.ts';
 import { protectedResourceMetadataUrl } from '../oauth/metadata.ts';
 import { windowAt, type RateLimiter } from '../rate-limit/fixed-window.ts';
@@ -20,7 +20,7 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  * Only an OAuth access token for this resource gets in; anything else is a 401 pointing at the
  * protected resource metadata, where a client learns how to get one.
  */
-export function mcpRoutes(deps: GatewayDeps, domain: GatewayDomain, limiter: RateLimiter, wait: WaitSettings) {
+export function mcpRoutes(deps: GatewayDeps, domain: Domain, limiter: RateLimiter, wait: WaitSettings) {
   const app = new Hono<GatewayEnv>();
   const { baseUrl } = deps.config;
   const resource = mcpResource(baseUrl);
