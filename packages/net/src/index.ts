@@ -6,3 +6,4 @@ export {
   UnsafeAddressError, UnsupportedUrlError, formatBytes,
 } from './errors.ts';
 export { clientAddress } from './client-address.ts';
+export { closeGracefully } from './close-server.ts';

@@ -1,11 +1,12 @@
 import { serve } from '@hono/node-server';
 import { Connection } from '@temporalio/client';
 import pino from 'pino';
-import { keyRequestBox, sweepPasskeyChallenges, sweepSessions, sweepSignInTokens } from '@vp/accounts';
+import { sweepPasskeyChallenges, sweepSessions, sweepSignInTokens } from '@vp/accounts';
 import { loadConfig, requireDatabaseUrl } from '@vp/config';
 import { createDb, createRateLimiter } from '@vp/db';
 import { mailerFromConfig } from '@vp/mail';
-import { keyRequestWorkflows, keyRequestWorkflowSettings, temporalClient } from '@vp/temporal-client';
+import { closeGracefully } from '@vp/net';
+import { temporalClient } from '@vp/temporal-client';
 import { createApp } from './app.tsx';
 
 const config = loadConfig();
@@ -16,11 +17,7 @@ const mailer = mailerFromConfig(config);
 if (!mailer) log.warn('SMTP_URL is not set: sign-in links and invitations are not e-mailed, so nobody can sign in by e-mail');
 // Connected lazily: the pages serve while Temporal is down; commands and key answers then answer 503.
 const temporal = temporalClient(Connection.lazy({ address: config.temporal.address ?? 'localhost:7233' }), config);
-const keyRequests = {
-  db, appUrl: config.appUrl, pendingMs: config.keyRequests.pendingMs, box: keyRequestBox(config.secrets),
-  workflows: keyRequestWorkflows(temporal, keyRequestWorkflowSettings(config)),
-};
-const app = createApp({ config, db, log, mailer, limiter, keyRequests, temporal: () => temporal });
+const app = createApp({ config, db, log, mailer, limiter, temporal: () => temporal });
 
 // Ended sessions, used or expired links, unanswered passkey prompts and past rate-limit windows.
 const sweep = setInterval(() => {
@@ -34,11 +31,7 @@ const server = serve({ fetch: app.fetch, hostname: config.http.host, port: confi
 /** Stop taking requests, let those in flight finish (10 s at most), then let go of the database. */
 async function shutdown() {
   clearInterval(sweep);
-  const closed = new Promise((resolve) => server.close(resolve));
-  if ('closeIdleConnections' in server) server.closeIdleConnections();
-  const force = setTimeout(() => 'closeAllConnections' in server && server.closeAllConnections(), 10_000);
-  await closed;
-  clearTimeout(force);
+  await closeGracefully(server);
   await db.$disconnect();
   log.info('app stopped');
 }

@@ -3,6 +3,7 @@ import pino from 'pino';
 import { createBlobStore } from '@vp/blobs';
 import { loadConfig, requireDatabaseUrl } from '@vp/config';
 import { createDb } from '@vp/db';
+import { closeGracefully } from '@vp/net';
 import { temporalClient } from '@vp/temporal-client';
 import { createApp } from './app.ts';
 import { createRateLimiter } from './rate-limit/fixed-window.ts';
@@ -24,11 +25,7 @@ const server = serveApp(app, { hostname: config.http.host, port: config.http.por
 /** Stop taking requests, let those in flight finish (10 s at most), then let go of the database. */
 async function shutdown() {
   clearInterval(sweep);
-  const closed = new Promise((resolve) => server.close(resolve));
-  if ('closeIdleConnections' in server) server.closeIdleConnections();
-  const force = setTimeout(() => 'closeAllConnections' in server && server.closeAllConnections(), 10_000);
-  await closed;
-  clearTimeout(force);
+  await closeGracefully(server);
   await connection.close().catch(() => {});
   await db.$disconnect();
   log.info('gateway stopped');
