@@ -1,5 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { SignatureCheck } from './signed-url.ts';
+import { checkExpiringSignature, expiringSignature, type SignatureCheck } from './expiring-signature.ts';
 
 /** A storyboard still's address works this long after it was drawn (DECISIONS: valid 7 days, as a pitch's links). */
 export const STILL_URL_TTL_MS = 7 * 24 * 3600 * 1000;
@@ -14,21 +13,13 @@ export const stillKey = (still: StillRef) => `storyboards/${still.productionId}/
  * `{BASE_URL}/storyboards/<production>/<version>/<shot>.jpg?expires=<unix seconds>&signature=<HMAC-SHA256, base64url>`.
  */
 export function signedStillUrl(options: { baseUrl: string; secret: string; now?: Date }, still: StillRef): string {
-  const expires = Math.floor(((options.now ?? new Date()).getTime() + STILL_URL_TTL_MS) / 1000);
-  return `${options.baseUrl}/storyboards/${still.productionId}/${still.pitchVersion}/${still.shotIndex}.jpg?expires=${expires}&signature=${signature(options.secret, still, expires)}`;
+  const path = `${options.baseUrl}/storyboards/${still.productionId}/${still.pitchVersion}/${still.shotIndex}.jpg`;
+  return `${path}?${expiringSignature(options.secret, subject(still), STILL_URL_TTL_MS, options.now)}`;
 }
 
-/** Checks a still address's query: the signature first (constant time), then the expiry. */
+/** Checks a still address's query. */
 export function checkStillSignature(secret: string, still: StillRef, query: { expires?: string; signature?: string }, now = new Date()): SignatureCheck {
-  const expires = Number(query.expires);
-  if (!query.signature || !/^\d{1,12}$/.test(query.expires ?? '')) return { ok: false, reason: 'invalid' };
-  const expected = Buffer.from(signature(secret, still, expires));
-  const given = Buffer.from(query.signature);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'invalid' };
-  if (expires * 1000 <= now.getTime()) return { ok: false, reason: 'expired' };
-  return { ok: true, expiresAt: new Date(expires * 1000) };
+  return checkExpiringSignature(secret, subject(still), query, now);
 }
 
-function signature(secret: string, still: StillRef, expires: number): string {
-  return createHmac('sha256', secret).update(`storyboard-still.${still.productionId}.${still.pitchVersion}.${still.shotIndex}.${expires}`).digest('base64url');
-}
+const subject = (still: StillRef) => `storyboard-still.${still.productionId}.${still.pitchVersion}.${still.shotIndex}`;
