@@ -10,6 +10,15 @@ export default tseslint.config(
     },
   },
   {
+    // Small files with one job, functions that fit on a screen (the issue's bounds; tests may run longer).
+    files: ['packages/**/*.ts', 'packages/**/*.tsx', 'services/**/*.ts', 'services/**/*.tsx'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx', '**/src/testing/**', 'packages/testing/**'],
+    rules: {
+      'max-lines': ['error', { max: 300, skipBlankLines: false, skipComments: false }],
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
     files: ['packages/config/**', 'packages/devstack/**', 'scripts/**', '**/*.test.ts', 'packages/testing/**', '**/src/testing/**', 'bench/**', 'e2e/**'],
     rules: { 'no-restricted-syntax': 'off' },
   },
