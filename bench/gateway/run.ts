@@ -67,6 +67,8 @@ try {
   const gatewayPort = await freePort();
   const gateway = await start(['services/gateway/src/main.ts'], {
     DATABASE_URL: stack.databaseUrl, TEMPORAL_ADDRESS: stack.temporalAddress, PORT: String(gatewayPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn',
+    // A throw-away stack: the built-in development secrets serve.
+    ALLOW_DEV_SECRETS: 'true',
   }, gatewayPort);
   const barePort = await freePort();
   const bare = await start(['bench/gateway/bare-server.ts', stack.databaseUrl, String(barePort)], {}, barePort);
