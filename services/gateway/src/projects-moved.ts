@@ -9,9 +9,12 @@ import type { GatewayEnv } from './deps.ts';
  */
 export function movedProjectRoutes(appUrl: string) {
   const app = new Hono<GatewayEnv>();
-  app.get('/projects/*', (c) => {
-    const url = new URL(c.req.url);
-    return c.redirect(`${appUrl}${url.pathname}${url.search}`, 301);
-  });
+  // The two pages the gateway served (pages-openapi.ts documents them); its forms were never addresses to keep.
+  for (const path of ['/projects/:projectId', '/projects/:projectId/edit']) {
+    app.get(path, (c) => {
+      const url = new URL(c.req.url);
+      return c.redirect(`${appUrl}${url.pathname}${url.search}`, 301);
+    });
+  }
   return app;
 }
