@@ -2,7 +2,7 @@ import { describe, expect } from 'vitest';
 import { LONE_SURROGATE_REFUSED, NOT_UTF8, NUL_REFUSED } from '@vp/contracts';
 import { seedAccount, test } from '@vp/testing';
 import { makeImage } from '@vp/gateway/testing/media';
-import { deliveredProject, pitchReady } from '@vp/gateway/testing/productions';
+import { pitchReady } from '@vp/gateway/testing/productions';
 import { json, withKey } from '@vp/gateway/testing';
 import { createTestStack } from '../stack.ts';
 
@@ -110,30 +110,6 @@ describe('malformed text is refused where it comes in (400 with issues), and not
     expect(commented.status).toBe(303);
     const event = await database.db.productionEvent.findFirstOrThrow({ where: { productionId: p.production.id, kind: 'comment' } });
     expect((event.payload as { comment: string }).comment).toBe(VALID);
-  });
-
-  it('in a project\'s edit form: nothing is saved', async ({ stack, database }) => {
-    const p = await deliveredProject(stack, database.db);
-    const save = (body: string | Buffer, type = 'application/x-www-form-urlencoded') =>
-      stack.app.request(`/projects/${p.projectId}/versions`, from({ method: 'POST', headers: { 'content-type': type }, body }));
-    for (const { what, encoded, asBytes } of MALFORMED) {
-      const res = await save(`baseVersion=1&scenes.0.title=${encoded}`);
-      expect(res.status, what).toBe(400);
-      expect((await json(res)).issues, what).toEqual([{ path: 'scenes.0.title', message: asBytes }]);
-      const boundary = 'b0undary';
-      const multipart = Buffer.concat([
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="baseVersion"\r\n\r\n1\r\n--${boundary}\r\nContent-Disposition: form-data; name="scenes.0.title"\r\n\r\n`),
-        bytesOf(encoded), Buffer.from(`\r\n--${boundary}--\r\n`),
-      ]);
-      const sent = await save(multipart, `multipart/form-data; boundary=${boundary}`);
-      expect(sent.status, `${what}, multipart`).toBe(400);
-      expect((await json(sent)).issues, `${what}, multipart`).toEqual([{ path: 'scenes.0.title', message: asBytes }]);
-    }
-    expect(await database.db.projectVersion.count({ where: { projectId: p.projectId } })).toBe(1);
-    const saved = await save(new URLSearchParams({ baseVersion: '1', 'scenes.0.title': VALID }).toString());
-    expect(saved.status).toBe(303);
-    const newest = await database.db.projectVersion.findFirstOrThrow({ where: { projectId: p.projectId, version: 2 } });
-    expect((newest.composition as { scenes: { title: string }[] }).scenes[0]!.title).toBe(VALID);
   });
 
   it('in a text field of the renders form (multipart): nothing is stored', async ({ stack, database }) => {

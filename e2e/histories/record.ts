@@ -9,6 +9,7 @@
  * (the label defaults to today's date).
  */
 import { readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
@@ -20,7 +21,8 @@ import type { Mailer, MailMessage } from '@vp/mail';
 import { makeImage, startMediaServer } from '@vp/gateway/testing/media';
 import { json, withKey } from '@vp/gateway/testing';
 import { createTestStack } from '../stack.ts';
-import { keyRequestWorkflows, keyRequestWorkflowSettings } from '@vp/temporal-client';
+import { queueExport, startQueuedExport } from '@vp/projects';
+import { keyRequestWorkflows, keyRequestWorkflowSettings, renderFarmWorkflows } from '@vp/temporal-client';
 import { seedAccount, test, waitFor } from '@vp/testing';
 import { startReceiver, type Receiver } from '@vp/webhooks/testing';
 
@@ -130,9 +132,11 @@ describe('recorded histories', () => {
     await save(stack.temporal.client, 'webhook-delivery-between-retries', workflowIds.webhookDelivery(delivery!.id));
 
     const projectId = done.production.projectId as string;
-    const exported = await stack.app.request(`/projects/${projectId}/versions/1/exports`, { method: 'POST' });
-    expect(exported.status).toBe(303);
-    const made = await waitFor(() => database.db.export.findFirst({ where: { projectId, id: { not: done.production.delivery.exportId } } }).then((row) => row ?? undefined), { what: 'the re-export' });
+    // A re-export, as the app's project page asks for one.
+    const made = await queueExport(database.db, { id: randomUUID(), projectId, version: 1 });
+    if (!made || made === 'busy') throw new Error(`The re-export was not queued: ${made}`);
+    const workflows = renderFarmWorkflows(stack.temporal.client, { taskQueuePrefix: stack.config.temporal.taskQueuePrefix, heartbeatTimeoutMs: stack.config.render.heartbeatTimeoutMs });
+    await startQueuedExport({ db: database.db, workflows }, made, done.production.workspaceId);
     await stack.temporal.client.workflow.getHandle(workflowIds.export(made.id)).result();
     await save(stack.temporal.client, 'export', workflowIds.export(made.id));
   });

@@ -236,10 +236,16 @@ describe('escaping', () => {
 
 describe('the login-free pages', () => {
   it('are still the gateway\'s: the app sends the browser there, path and query kept', async ({ app }) => {
-    for (const path of ['/go/abc?action=greenlight', '/share/123', '/projects/456/edit']) {
+    for (const path of ['/go/abc?action=greenlight', '/share/123']) {
       const res = await app.app.request(path);
       expect(res.status, path).toBe(307);
       expect(res.headers.get('location'), path).toBe(`${app.config.baseUrl}${path}`);
     }
+  });
+
+  it('but a project is the app\'s, behind sign-in: a signed-out browser is sent to sign in, and back after', async ({ app }) => {
+    const res = await app.app.request('/projects/456/edit');
+    expect([res.status, res.headers.get('location')]).toEqual([303, '/sign-in']);
+    expect(res.headers.get('set-cookie')).toContain(`vp_return=${encodeURIComponent('/projects/456/edit')}`);
   });
 });

@@ -14,6 +14,7 @@ import { keyApprovalRoutes } from './routes/key-approval.tsx';
 import { keyRoutes } from './routes/keys.tsx';
 import { newProductionRoutes } from './routes/new-production.tsx';
 import { productionPageRoutes } from './routes/production.tsx';
+import { projectRoutes } from './projects/routes.tsx';
 import { oauthRoutes } from './routes/oauth.tsx';
 import { productionRoutes } from './routes/productions.tsx';
 import { signInRoutes, signOutRoute } from './routes/sign-in.tsx';
@@ -70,7 +71,7 @@ export function createApp(deps: AppDeps) {
   // The device flow's approval page: sign in, then back to it with its code.
   app.use('/keys/approve', signInThenReturn(site));
   // Everything below needs a session, and each of its forms the session's CSRF token.
-  for (const path of ['/', '/account', '/account/*', '/keys', '/keys/*', '/workspace', '/workspace/*', '/productions/*', '/webhooks', '/webhooks/*', '/sign-out']) {
+  for (const path of ['/', '/account', '/account/*', '/keys', '/keys/*', '/workspace', '/workspace/*', '/productions/*', '/projects/*', '/webhooks', '/webhooks/*', '/sign-out']) {
     app.use(path, requireSignIn(deps, site), csrfTokenRequired);
   }
   app.route('/sign-out', signOutRoute(deps, site));
@@ -81,6 +82,7 @@ export function createApp(deps: AppDeps) {
   app.route('/workspace', workspaceRoutes(deps));
   app.route('/productions/new', newProductionRoutes(deps, domain));
   app.route('/productions', productionPageRoutes(deps, domain));
+  app.route('/projects', projectRoutes(deps, domain));
   app.route('/webhooks', webhookRoutes(deps, domain));
   app.route('/', productionRoutes(deps));
   return app;

@@ -23,7 +23,8 @@ import { productionRoutes } from './productions/routes.ts';
 import { linkPageRefusals, linkPageRoutes } from './links/page-routes.ts';
 import { linkRoutes } from './links/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
-import { deliveryRoutes } from './delivery/routes.ts';
+import { shareRoutes } from './share/routes.ts';
+import { movedProjectRoutes } from './projects-moved.ts';
 import { renderRoutes, renderVideoRoutes } from './renders/routes.ts';
 import { storyboardRoutes } from './storyboards/routes.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limit/fixed-window.ts';
@@ -64,7 +65,6 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
   // The pages' forms, before anything acts or is counted.
   const sameSiteForms = refuseCrossSiteForms(ownOrigins(deps.config));
   app.use('/go/*', sameSiteForms);
-  app.use('/projects/*', sameSiteForms);
   // The key and the rate limit first: a caller without a key gets its 401 (or 429) before a byte of
   // its body is read, and only authorised callers get as far as the body limits.
   app.use(guard(deps, limiter));
@@ -92,7 +92,8 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
   app.route('/v1/renders', renderRoutes<GatewayEnv>({ ...renders, caller: (c) => c.var.principal, receivedAt: (c) => c.var.receivedAt }));
   app.route('/', renderVideoRoutes(renders));
   app.route('/', storyboardRoutes({ blobs: domain.renders.blobs, urlSecret: deps.config.secrets.urls }));
-  app.route('/', deliveryRoutes({ ...deps, renders: domain.renders }));
+  app.route('/', shareRoutes({ ...deps, renders: domain.renders }));
+  app.route('/', movedProjectRoutes(deps.config.appUrl));
   app.route('/', codecRoutes(deps.config));
   documentPages(app);
   documentOAuth(app);

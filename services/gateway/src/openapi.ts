@@ -38,7 +38,7 @@ two \`v1\` for 24 hours after a roll), with \`Service-Event-Id\` (stable across 
 row with no success for 24 hours; re-enabling resets the count.
 
 **Videos.** A delivered production carries \`delivery.shareUrl\` (\`{app_url}/share/{exportId}\`, a public page that
-plays the video with its poster frame) and \`delivery.editUrl\` (\`{app_url}/projects/{projectId}\`, the editable project:
+plays the video with its poster frame) and \`delivery.editUrl\` (\`{app_url}/projects/{projectId}\`, the editable project in the app, for the members of the workspace, where owners and editors save versions and export:
 its stored, versioned composition, which can be exported again). While the video is made, \`queue\` on the production
 shows the phase (\`preparing\`, \`planning\`, \`building\`, \`reviewing\`, \`polishing\`, \`exporting\`), when the current try
 started, whether it is a retry, and the progress in words; each phase adds one \`note\` to the timeline and sends

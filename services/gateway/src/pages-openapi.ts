@@ -7,26 +7,16 @@ const PUBLIC = { security: [] };
 const page = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
 const file = (type: string, description: string) => ({ description, content: { [type]: { schema: z.string().meta({ type: 'string', format: 'binary' }) } } });
 const seeOther = (description: string) => ({ description, headers: z.object({ Location: z.string() }) });
-/** The project pages answer a browser with pages and a program with the error shape. */
+/** The share page answers a browser with a page and a program with the error shape. */
 const pageOrError = (description: string) => ({
   description, content: { 'text/html': { schema: z.string() }, 'application/json': { schema: ErrorBody } },
 });
 const form = <T extends z.ZodType>(schema: T) => ({ required: true, content: { 'application/x-www-form-urlencoded': { schema } } });
 
 const Token = z.object({ token: StorableText.min(1).meta({ param: { name: 'token', in: 'path' }, description: 'The signed token of a greenlight link.' }) });
-const ProjectId = z.object({ projectId: z.uuid().meta({ param: { name: 'projectId', in: 'path' } }) });
+const ProjectId = z.object({ projectId: StorableText.meta({ param: { name: 'projectId', in: 'path' } }) });
 const ExportId = z.object({ exportId: z.uuid().meta({ param: { name: 'exportId', in: 'path' } }) });
 const REFUSED = { 403: page('Sent from a page of another site: nothing was done.'), 429: page('More than 30 requests a minute from this address.') };
-
-/** A field of the edit form, named by its path in the project's newest version (any scene's, line's or medium's index in place of 0). */
-const EDIT_FIELDS = [
-  'brand.primaryColor', 'brand.backgroundColor', 'scenes.0.title', 'scenes.0.text', 'scenes.0.durationMs', 'scenes.0.transition.kind',
-  'scenes.0.transition.durationMs', 'scenes.0.position', 'scenes.0.remove', 'scenes.0.voiceover', 'voiceover.0', 'media.0.url', 'music.bed', 'music.gainDb',
-];
-const EditForm = z.object({
-  baseVersion: StorableText.meta({ description: 'The version the changes were made to.' }),
-  ...Object.fromEntries(EDIT_FIELDS.map((name) => [name, StorableText.optional()])),
-});
 
 const PAGES = [
   createRoute({
@@ -56,24 +46,10 @@ const PAGES = [
     request: { params: ExportId },
     responses: { 200: file(name === 'video.mp4' ? 'video/mp4' : 'image/jpeg', 'The file'), 206: file('video/mp4', 'The range asked for'), 404: { description: 'No such file', content: { 'application/json': { schema: ErrorBody } } } },
   })),
-  createRoute({
-    method: 'get', path: '/projects/{projectId}', tags, ...PUBLIC, summary: 'A delivered video\'s editable project: its versions and exports',
-    request: { params: ProjectId }, responses: { 200: page('The project'), 404: pageOrError('No project at this address.') },
-  }),
-  createRoute({
-    method: 'get', path: '/projects/{projectId}/edit', tags, ...PUBLIC, summary: 'The edit page of a project\'s newest version',
-    request: { params: ProjectId }, responses: { 200: page('The edit page'), 404: pageOrError('No project at this address.') },
-  }),
-  createRoute({
-    method: 'post', path: '/projects/{projectId}/versions', tags, ...PUBLIC, summary: 'Save the edit form as the next version and export it',
-    request: { params: ProjectId, body: form(EditForm) },
-    responses: { 303: seeOther('Saved (or nothing changed) and exporting: the project\'s page.'), 400: pageOrError('The changes are not valid; `issues` (or the page) says why.'), 404: pageOrError('No project at this address.'), 409: pageOrError('A newer version was saved (`stale`), or the project is at a limit (`limit`).'), ...REFUSED },
-  }),
-  createRoute({
-    method: 'post', path: '/projects/{projectId}/versions/{version}/exports', tags, ...PUBLIC, summary: 'Export a version of a project again',
-    request: { params: ProjectId.extend({ version: z.string().regex(/^\d+$/).meta({ param: { name: 'version', in: 'path' } }) }) },
-    responses: { 303: seeOther('Queued: the project\'s page.'), 404: pageOrError('No such project version.'), 409: pageOrError('The project has two exports under way (`limit`).'), ...REFUSED },
-  }),
+  ...(['/projects/{projectId}', '/projects/{projectId}/edit'] as const).map((path) => createRoute({
+    method: 'get', path, tags, ...PUBLIC, summary: 'Moved into the app, behind sign-in: to the same path at `{app_url}`',
+    request: { params: ProjectId }, responses: { 301: seeOther('The same path and query at the app\'s address.') },
+  })),
 ];
 
 /**

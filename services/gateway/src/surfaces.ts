@@ -29,8 +29,6 @@ export const SURFACES: readonly Surface[] = [
   { name: 'production-links', prefix: '/production-links', access: 'public', limit: { perMinute: 30, per: 'ip' } },
   // The page those links open counts against the same 30 a minute.
   { name: 'production-links', prefix: '/go', access: 'public', limit: { perMinute: 30, per: 'ip' } },
-  // Not in the spec's table: a project's edits and re-exports each queue a render, so they are counted.
-  { name: 'projects', prefix: '/projects', method: 'POST', access: 'public', limit: { perMinute: 30, per: 'ip' } },
   // A pitch's storyboard stills at their signed addresses (`previewUrl`), as a render's signed video: the signature is the credential.
   { name: 'storyboards', prefix: '/storyboards', access: 'public', limit: null },
   // The Temporal Web UI's codec endpoint (an operator's browser): its token is the credential, counted so it cannot be walked.

@@ -1004,7 +1004,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A delivered video's editable project: its versions and exports */
+        /** Moved into the app, behind sign-in: to the same path at `{app_url}` */
         get: {
             parameters: {
                 query?: never;
@@ -1016,24 +1016,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The project */
-                200: {
+                /** @description The same path and query at the app's address. */
+                301: {
                     headers: {
+                        Location: string;
                         [name: string]: unknown;
                     };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description No project at this address. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                        "text/html": string;
-                    };
+                    content?: never;
                 };
             };
         };
@@ -1052,7 +1041,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The edit page of a project's newest version */
+        /** Moved into the app, behind sign-in: to the same path at `{app_url}` */
         get: {
             parameters: {
                 query?: never;
@@ -1064,211 +1053,18 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The edit page */
-                200: {
+                /** @description The same path and query at the app's address. */
+                301: {
                     headers: {
+                        Location: string;
                         [name: string]: unknown;
                     };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description No project at this address. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                        "text/html": string;
-                    };
+                    content?: never;
                 };
             };
         };
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/projects/{projectId}/versions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Save the edit form as the next version and export it */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/x-www-form-urlencoded": {
-                        /** @description The version the changes were made to. */
-                        baseVersion: string;
-                        "brand.backgroundColor"?: string;
-                        "brand.primaryColor"?: string;
-                        "media.0.url"?: string;
-                        "music.bed"?: string;
-                        "music.gainDb"?: string;
-                        "scenes.0.durationMs"?: string;
-                        "scenes.0.position"?: string;
-                        "scenes.0.remove"?: string;
-                        "scenes.0.text"?: string;
-                        "scenes.0.title"?: string;
-                        "scenes.0.transition.durationMs"?: string;
-                        "scenes.0.transition.kind"?: string;
-                        "scenes.0.voiceover"?: string;
-                        "voiceover.0"?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Saved (or nothing changed) and exporting: the project's page. */
-                303: {
-                    headers: {
-                        Location: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description The changes are not valid; `issues` (or the page) says why. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                        "text/html": string;
-                    };
-                };
-                /** @description Sent from a page of another site: nothing was done. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description No project at this address. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                        "text/html": string;
-                    };
-                };
-                /** @description A newer version was saved (`stale`), or the project is at a limit (`limit`). */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                        "text/html": string;
-                    };
-                };
-                /** @description More than 30 requests a minute from this address. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/projects/{projectId}/versions/{version}/exports": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Export a version of a project again */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    version: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Queued: the project's page. */
-                303: {
-                    headers: {
-                        Location: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Sent from a page of another site: nothing was done. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-                /** @description No such project version. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                        "text/html": string;
-                    };
-                };
-                /** @description The project has two exports under way (`limit`). */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                        "text/html": string;
-                    };
-                };
-                /** @description More than 30 requests a minute from this address. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/html": string;
-                    };
-                };
-            };
-        };
         delete?: never;
         options?: never;
         head?: never;

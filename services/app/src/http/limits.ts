@@ -13,13 +13,23 @@ import type { AppDeps, AppEnv } from '../env.ts';
  */
 export const SIGN_IN_LIMITS = { perAddress: 10, perEmail: 3 };
 
-async function count(deps: AppDeps, bucket: string, perMinute: number): Promise<void> {
+async function count(deps: AppDeps, bucket: string, perMinute: number, what = 'sign-in requests'): Promise<void> {
   const hits = await deps.limiter.hit(bucket);
   if (hits > perMinute) {
     const now = deps.limiter.now();
     const retryAfterSeconds = Math.max(1, Math.ceil((windowAt(now).resetAt.getTime() - now) / 1000));
-    throw new DomainError('rate_limited', `Too many sign-in requests; try again in ${retryAfterSeconds} s.`, { retryAfterSeconds });
+    throw new DomainError('rate_limited', `Too many ${what}; try again in ${retryAfterSeconds} s.`, { retryAfterSeconds });
   }
+}
+
+/** A project's edits and re-exports a minute, per account: each one queues a render, free of charge. */
+export const PROJECT_POSTS_PER_MINUTE = 30;
+
+export function limitProjectPosts(deps: AppDeps) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    if (c.req.method === 'POST') await count(deps, `projects:account:${c.var.caller.accountId}`, PROJECT_POSTS_PER_MINUTE, 'edits and exports');
+    await next();
+  });
 }
 
 export function limitSignInsPerAddress(deps: AppDeps) {

@@ -26,8 +26,8 @@ const NAV = [
 /** The hidden field every form of a signed-in page carries. */
 export const Csrf = (props: { token: string }) => <input type="hidden" name={CSRF_FIELD} value={props.token} />;
 
-/** One stylesheet, one script (nonce'd, optional to every form), nothing from elsewhere. */
-export function Page(props: { title: string; nonce: string; chrome?: Chrome; children: Child; scripts?: string[] }) {
+/** One stylesheet, one script (nonce'd, optional to every form), nothing from elsewhere; `refreshSeconds` reloads a page that follows work without a script. */
+export function Page(props: { title: string; nonce: string; chrome?: Chrome; children: Child; scripts?: string[]; refreshSeconds?: number }) {
   return (
     <>
       {raw('<!doctype html>')}
@@ -37,6 +37,7 @@ export function Page(props: { title: string; nonce: string; chrome?: Chrome; chi
           <meta name="viewport" content="width=device-width, initial-scale=1" />
           <title>{`${props.title} · Video Production Service`}</title>
           <link rel="stylesheet" href="/assets/app.css" />
+          {props.refreshSeconds ? <meta http-equiv="refresh" content={String(props.refreshSeconds)} /> : null}
           {(props.scripts ?? []).map((src) => <script src={src} nonce={props.nonce} defer />)}
         </head>
         <body>

@@ -91,7 +91,7 @@ const NO_BODY = new Set([
 ]);
 /** Uploads and pages' forms: sent as the form they are, empty (refused past the guard with 400 at most). */
 const FORMS = new Set([
-  'POST /v1/renders', 'POST /oauth/token', 'POST /oauth/revoke', 'POST /go/{token}/{action}', 'POST /projects/{projectId}/versions', 'POST /projects/{projectId}/versions/{version}/exports',
+  'POST /v1/renders', 'POST /oauth/token', 'POST /oauth/revoke', 'POST /go/{token}/{action}',
 ]);
 
 /** Workspace-scoped /v1 routes whose list or create takes the workspace from `workspaceId`. */

@@ -3,7 +3,7 @@ import type { Context, Env } from 'hono';
 import { ApiError, CreateRenderForm, ErrorBody, Render, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@vp/contracts';
 import type { Config } from '@vp/config';
 import { checkRenderVideoSignature, finishedRenderVideo, presentRender, readRender, requestRender, type OneCallRenderDeps, type RenderRecord } from '@vp/projects';
-import { serveBlob } from '../delivery/serve-blob.ts';
+import { serveBlob } from '../blob-files/serve-blob.ts';
 import { errorResponse } from '../http/errors.ts';
 import { readRenderRequest } from './form.ts';
 

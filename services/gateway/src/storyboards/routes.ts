@@ -2,7 +2,7 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { BlobStore } from '@vp/blobs';
 import { ApiError, ErrorBody } from '@vp/contracts';
 import { checkStillSignature, stillKey } from '@vp/projects';
-import { serveBlob } from '../delivery/serve-blob.ts';
+import { serveBlob } from '../blob-files/serve-blob.ts';
 
 const error = (description: string) => ({ description, content: { 'application/json': { schema: ErrorBody } } });
 

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { ApiError } from '@vp/contracts';
-import { notFoundPage } from './pages.ts';
+import { notFoundPage } from './page.ts';
 
 /** A person's browser, which is answered with pages; programs get the error shape. */
 export const wantsPage = (c: Context) => c.req.header('accept')?.includes('text/html') ?? false;
