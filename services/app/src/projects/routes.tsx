@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { Export } from '@vp/db';
 import { deliveredProject, queueExport, startQueuedExport, type DeliveredProject } from '@vp/projects';
-import type { AppDomain } from '../domain.ts';
+import type { Domain } from '@vp/domain';
 import type { AppDeps, AppEnv } from '../env.ts';
 import { limitProjectPosts } from '../http/limits.ts';
 import { chromeOf, doneNotice } from '../routes/chrome.ts';
@@ -24,7 +24,7 @@ const DONE = {
  * export (every version's export made by the render farm, free: the credits paid for version 1).
  * A project exists here only once its production is delivered (`deliveredProject`).
  */
-export function projectRoutes(deps: AppDeps, domain: AppDomain) {
+export function projectRoutes(deps: AppDeps, domain: Domain) {
   const app = new Hono<AppEnv>();
   app.use(limitProjectPosts(deps));
   const find = (c: Context<AppEnv>, write: boolean) => memberProject(deps.db, c.var.caller, c.req.param('id')!, { write });
