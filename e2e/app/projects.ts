@@ -4,7 +4,7 @@ import type { Db } from '@vp/db';
 import { grant } from '@vp/ledger';
 import { createProduction, greenlight } from '@vp/productions';
 import { waitFor } from '@vp/testing';
-import { appDomain } from '@vp/app/domain';
+import { domainDeps } from '@vp/domain';
 import { signedInSession, type TestApp } from '@vp/app/testing';
 
 /** A render on a busy machine takes its time. */
@@ -41,7 +41,7 @@ export const join = (db: Db, workspaceId: string, who: Member, role: 'editor' | 
 /** A 5-second video of `owner`'s workspace (personal unless named), made by the real workers and render worker: pitched, greenlit, delivered. */
 export async function deliveredVideo(app: TestApp, owner: Member, intent: string, options: { workspaceId?: string; brief?: Record<string, unknown> } = {}) {
   const { db } = app.deps;
-  const { productions } = appDomain(app.deps);
+  const { productions } = domainDeps(app.deps);
   await grant(db, owner.accountId, 100, 'test');
   const body = CreateProductionBody.parse({ workspaceId: options.workspaceId ?? owner.workspaceId, brief: { intent, format: { durationMs: 5000 }, ...options.brief } });
   const { production } = await createProduction(productions, owner.caller, body);
