@@ -71,6 +71,8 @@ describe('every HTML page the gateway serves', () => {
       token: [ready.token, p.token, 'not-a-token', 'a%0d%0ab.c', '%00', 'x'.repeat(2000)],
       action: ['greenlight', 'comment', 'nothing'],
       exportId: [p.exportId, randomUUID()],
+      // The old project addresses: redirects to the app, no page here.
+      projectId: [p.projectId, randomUUID()],
       id: [randomUUID()],
       version: ['1', '7'],
       productionId: [ready.production.id, randomUUID()],
