@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { DomainError } from '@vp/contracts';
 import { Prisma } from './generated/client.ts';
 
 /** Prisma's driver adapter's kinds for a database that cannot serve now. */
@@ -35,4 +36,14 @@ export function isDatabaseFailure(error: unknown): boolean {
   if (error instanceof Prisma.PrismaClientInitializationError) return true;
   if (error instanceof pg.DatabaseError) return TRANSIENT_SQLSTATE.test(error.code ?? '');
   return error instanceof Error && (NETWORK_CODES.has((error as NodeJS.ErrnoException).code ?? '') || CONNECTION_LOST.test(error.message));
+}
+
+/**
+ * A call the database could not serve now, as the domain refuses it: `unavailable` (503 and
+ * Retry-After at every front door), the database's own failure kept as its cause for the log.
+ * Any other error is given back as it is.
+ */
+export function unavailableWhenDatabaseFails(error: unknown): unknown {
+  if (!isDatabaseFailure(error)) return error;
+  return Object.assign(new DomainError('unavailable', 'The service is busy; try again in a moment.'), { cause: error });
 }

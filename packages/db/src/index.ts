@@ -1,5 +1,5 @@
 export { createDb, pingDatabase, sqlPool, type Db } from './client.ts';
-export { isDatabaseFailure } from './failures.ts';
+export { isDatabaseFailure, unavailableWhenDatabaseFails } from './failures.ts';
 export { Prisma } from './generated/client.ts';
 export type { Account, Workspace, Membership, ApiKey, CreditEntry, RateLimitWindow, Production, PitchVersion, ProductionEvent } from './generated/client.ts';
 export { Role, CreditKind, Stage } from './generated/enums.ts';

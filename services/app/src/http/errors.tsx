@@ -2,7 +2,8 @@
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { ApiError, DomainError, type DomainErrorCode } from '@vp/contracts';
+import { DomainError, type DomainErrorCode } from '@vp/contracts';
+import { unavailableWhenDatabaseFails } from '@vp/db';
 import type { AppDeps, AppEnv } from '../env.ts';
 import { Page } from '../views/layout.tsx';
 
@@ -49,14 +50,14 @@ export function refusalPage(c: Context<AppEnv>, status: ContentfulStatusCode, ti
 }
 
 export function errorHandler(deps: AppDeps): ErrorHandler<AppEnv> {
-  return (error, c) => {
+  return (thrown, c) => {
+    const error = unavailableWhenDatabaseFails(thrown);
+    if (error !== thrown) deps.log.warn({ err: thrown, method: c.req.method, path: c.req.path }, 'the database could not serve the request');
     if (error instanceof DomainError) {
       const page = PAGES[error.code];
       if (error.details.retryAfterSeconds !== undefined) c.header('Retry-After', String(error.details.retryAfterSeconds));
       return refusalPage(c, page.status, page.title, error.message);
     }
-    // A list's cursor the domain read with the API's error (the domain-core issue moves it to DomainError).
-    if (error instanceof ApiError && error.status === 400) return refusalPage(c, 400, 'That did not work', error.message);
     if (error instanceof HTTPException && error.status < 500) return refusalPage(c, error.status as ContentfulStatusCode, 'That did not work', error.message || 'The request could not be read.');
     deps.log.error({ err: error, method: c.req.method, path: c.req.path }, 'request failed');
     return refusalPage(c, 500, 'Something went wrong', 'The page could not be made. Try again in a moment.');

@@ -4,6 +4,7 @@ import { serve } from '@hono/node-server';
 import { describe, expect } from 'vitest';
 import { seedAccount, test } from '@vp/testing';
 import { createDb } from '@vp/db';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '@vp/contracts';
 import { createTestGateway, withKey, json } from '../testing/gateway.ts';
 
 const it = test.extend('gateway', { scope: 'file' }, async ({ database }, { onCleanup }) => {
@@ -153,6 +154,21 @@ describe('every non-2xx body is { error, code?, issues? } (spec: Errors)', () =>
     } finally {
       await gateway.close();
       await broken.$disconnect();
+    }
+  });
+  it('a database that cannot be reached is a 503 with Retry-After: try again, nothing broke', async ({ database }) => {
+    // A gateway whose database refuses connections (a restart, a failover).
+    const away = createDb(database.url.replace(/@[^/]+\//, '@127.0.0.1:1/'), { max: 1 });
+    const gateway = await createTestGateway({ url: database.url, db: away });
+    try {
+      const res = await gateway.app.request('/v1/productions', withKey('svc_live_' + 'a'.repeat(43)));
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe(String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+      expect(await json(res)).toEqual({ error: 'The service is busy; try again in a moment.' });
+      expect(gateway.logs.find((line) => line.msg === 'the database could not serve the request')).toMatchObject({ level: 40, requestId: res.headers.get('x-request-id') });
+    } finally {
+      await gateway.close();
+      await away.$disconnect();
     }
   });
 });

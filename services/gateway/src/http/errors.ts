@@ -3,6 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
 import { ApiError, DomainError, type ErrorBody } from '@vp/contracts';
+import { unavailableWhenDatabaseFails } from '@vp/db';
 import type { GatewayEnv } from '../deps.ts';
 import { toApiError } from './domain-errors.ts';
 
@@ -24,9 +25,14 @@ export function validationHook(result: { success: boolean; error?: unknown; targ
   return errorResponse(c, 400, { error: `Invalid request ${where}: ${issues?.[0]?.path || '(root)'}: ${issues?.[0]?.message}`, issues });
 }
 
-/** Known failures keep their status and code; anything else is a 500 without its stack, logged with the request id. */
+/**
+ * Known failures keep their status and code; a database that cannot serve now is a 503 to try again;
+ * anything else is a 500 without its stack, logged with the request id.
+ */
 export const onError: ErrorHandler<GatewayEnv> = (thrown, c) => {
-  const error = thrown instanceof DomainError ? toApiError(thrown) : thrown;
+  const refusal = unavailableWhenDatabaseFails(thrown);
+  if (refusal !== thrown) c.var.log.warn({ err: thrown }, 'the database could not serve the request');
+  const error = refusal instanceof DomainError ? toApiError(refusal) : refusal;
   if (error instanceof ApiError) {
     const { message, code, issues } = error;
     return errorResponse(c, error.status, { error: message, ...(code ? { code } : {}), ...(issues ? { issues } : {}) }, error.headers);
