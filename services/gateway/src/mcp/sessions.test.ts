@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect } from 'vitest';
 import { test } from '@vp/testing';
 import { connectedAccount } from '../oauth/testing.ts';
-import { createTestGateway } from '../testing/gateway.ts';
+import { createTestGateway, json } from '../testing/gateway.ts';
 
 const LIMITS = { idleMs: 1500, perAccount: 2 };
 const it = test.extend('gateway', { scope: 'file' }, async ({ database }, { onCleanup }) => {
@@ -44,9 +44,9 @@ describe('MCP sessions (Streamable HTTP session management)', () => {
     expect((await send(gateway, mine, listTools, session)).status).toBe(200);
 
     const hijacked = await send(gateway, theirs, listTools, session);
-    expect([hijacked.status, (await hijacked.json()).code]).toEqual([403, 'forbidden']);
+    expect([hijacked.status, (await json(hijacked)).code]).toEqual([403, 'forbidden']);
     const unknown = await send(gateway, mine, listTools, '00000000-0000-4000-8000-000000000000');
-    expect([unknown.status, (await unknown.json()).code]).toEqual([404, 'not_found']);
+    expect([unknown.status, (await json(unknown)).code]).toEqual([404, 'not_found']);
 
     // A client that never initializes is answered as before; GET and DELETE need a session.
     expect((await send(gateway, mine, listTools)).status).toBe(200);
