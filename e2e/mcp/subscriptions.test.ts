@@ -19,6 +19,8 @@ const it = test.extend('stack', { scope: 'file' }, async ({ database }, { onClea
     const s = serveApp(stack.app, { hostname: '127.0.0.1', port, bodyIdleTimeoutMs: 30_000 }, () => resolve(s));
   });
   onCleanup(async () => {
+    // As the gateway's shutdown does: the sessions' notification streams end, or close() would wait for them.
+    await stack.mcpSessions.closeAll();
     await stack.close();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeAllConnections();
