@@ -14,8 +14,8 @@ import { seedAccount, test } from '@vp/testing';
 import { makeImage, probe, startMediaServer } from '@vp/gateway/testing/media';
 import { serveApp } from '@vp/gateway/server';
 import { createTestStack } from '../stack.ts';
-import { approvedCode, form, pkce } from '@vp/gateway/testing/oauth';
-import { MemoryOAuthProvider, startCallbackServer } from './oauth-client.ts';
+import { form, pkce } from '@vp/gateway/testing/oauth';
+import { connectedProvider, MemoryOAuthProvider, startCallbackServer } from './oauth-client.ts';
 
 const shared = {} as { browser: Browser; mail: MailCatcher; callback: Awaited<ReturnType<typeof startCallbackServer>> };
 beforeAll(async () => {
@@ -36,6 +36,8 @@ const it = test.extend('stack', { scope: 'file' }, async ({ database }, { onClea
     const s = serveApp(stack.app, { hostname: '127.0.0.1', port: gatewayPort, bodyIdleTimeoutMs: 30_000 }, () => resolve(s));
   });
   onCleanup(async () => {
+    // As the gateway's shutdown does: the sessions' notification streams end, or close() would wait for them.
+    await stack.mcpSessions.closeAll();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeAllConnections();
     await Promise.all([stack.close(), app.close()]);
@@ -226,14 +228,7 @@ describe('an assistant connects to /mcp and makes a video (MCP with OAuth 2.1)',
     const { account } = await seedAccount(database.db, { credits: 100 });
     const media = await startMediaServer({ '/one.png': { type: 'image/png', body: await makeImage('png', '1280x720') }, '/text.png': { type: 'image/png', body: Buffer.from('not a picture') } });
     try {
-      // Connected without the browser (the consent is tested above): a code approved for the account, traded by the SDK.
-      const provider = new MemoryOAuthProvider(shared.callback.url, 'Render assistant');
-      const registered = await (await fetch(`${stack.baseUrl}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(provider.clientMetadata) })).json() as { client_id: string };
-      provider.saveClientInformation(registered);
-      const { verifier, challenge } = pkce();
-      const code = await approvedCode(database.db, stack.baseUrl, account.id, { client_id: registered.client_id, redirect_uri: provider.redirectUrl, code_challenge: challenge });
-      const tokens = await fetch(`${stack.baseUrl}/oauth/token`, form({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: provider.redirectUrl, client_id: registered.client_id }));
-      provider.saveTokens(await tokens.json() as never);
+      const provider = await connectedProvider(stack.baseUrl, database.db, account.id, shared.callback.url, 'Render assistant');
       const { client } = await connect(stack, provider);
 
       const made = await client.callTool({ name: 'create_render', arguments: { imageUrls: [`${media.url}/one.png`], resolution: '480p' } }, undefined, { timeout: 120_000 });

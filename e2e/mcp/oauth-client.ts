@@ -2,6 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { Db } from '@vp/db';
+import { approvedCode, form, pkce } from '@vp/gateway/testing/oauth';
 
 /**
  * An MCP client's OAuth state kept in memory, as a desktop assistant keeps it on disk: its
@@ -48,4 +50,19 @@ export async function startCallbackServer() {
     next: (seen = received.length) => (received.length > seen ? Promise.resolve(received[seen]!) : new Promise<URLSearchParams>((resolve) => waiting.push(resolve))),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * A client connected for `accountId` without the browser (the consent page is tested in
+ * mcp.browser.test.ts): registered by RFC 7591, a code approved for the account, traded for tokens.
+ */
+export async function connectedProvider(baseUrl: string, db: Db, accountId: string, redirectUrl: string, clientName: string): Promise<MemoryOAuthProvider> {
+  const provider = new MemoryOAuthProvider(redirectUrl, clientName);
+  const registered = await (await fetch(`${baseUrl}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(provider.clientMetadata) })).json() as { client_id: string };
+  provider.saveClientInformation(registered);
+  const { verifier, challenge } = pkce();
+  const code = await approvedCode(db, baseUrl, accountId, { client_id: registered.client_id, redirect_uri: redirectUrl, code_challenge: challenge });
+  const tokens = await fetch(`${baseUrl}/oauth/token`, form({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: redirectUrl, client_id: registered.client_id }));
+  provider.saveTokens(await tokens.json() as OAuthTokens);
+  return provider;
 }

@@ -30,7 +30,10 @@ import { storyboardRoutes } from './storyboards/routes.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limit/fixed-window.ts';
 import { within } from './surfaces.ts';
 import { cors } from 'hono/cors';
+import { documentMcp } from './mcp/openapi.ts';
 import { mcpRoutes } from './mcp/routes.ts';
+import { McpSessions } from './mcp/sessions.ts';
+import { SUBSCRIPTION_POLL_MS } from './mcp/subscriptions.ts';
 import { oauthMetadataRoutes } from './oauth/metadata.ts';
 import { documentOAuth } from './oauth/openapi.ts';
 import { oauthRoutes } from './oauth/routes.ts';
@@ -86,7 +89,11 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
   app.route('/production-links', linkRoutes<GatewayEnv>(domain.links));
   app.route('/', oauthMetadataRoutes(deps.config));
   app.route('/oauth', oauthRoutes({ db: deps.db }));
-  app.route('/mcp', mcpRoutes(deps, domain, limiter, { pollMs: deps.mcpPollMs ?? 1000 }));
+  app.route('/mcp', mcpRoutes(deps, domain, limiter, {
+    wait: { pollMs: deps.mcp?.waitPollMs ?? 1000 },
+    subscriptions: { pollMs: deps.mcp?.subscriptionPollMs ?? SUBSCRIPTION_POLL_MS },
+    sessions: deps.mcp?.sessions ?? new McpSessions(),
+  }));
   app.route('/go', linkPageRoutes(domain.links));
   const renders = { ...domain.renders, config: deps.config };
   app.route('/v1/renders', renderRoutes<GatewayEnv>({ ...renders, caller: (c) => c.var.principal, receivedAt: (c) => c.var.receivedAt }));
@@ -97,6 +104,7 @@ export function createApp(deps: GatewayDeps, limiter: RateLimiter = createRateLi
   app.route('/', codecRoutes(deps.config));
   documentPages(app);
   documentOAuth(app);
+  documentMcp(app);
   publishOpenApi(app, deps.config.baseUrl);
   app.route('/', docsRoutes());
   return app;

@@ -4,6 +4,7 @@ import type { BlobStore } from '@vp/blobs';
 import type { Config } from '@vp/config';
 import type { Db } from '@vp/db';
 import type { Principal } from './auth/principal.ts';
+import type { McpSessions } from './mcp/sessions.ts';
 
 /** What the gateway runs on; tests build it around their own database and Temporal. */
 export type GatewayDeps = {
@@ -14,8 +15,11 @@ export type GatewayDeps = {
   log: Logger;
   /** Where videos, posters and uploaded images are kept; by default the configured store. */
   blobs?: BlobStore;
-  /** How often wait_for_production reads the production (ms); tests read more often. */
-  mcpPollMs?: number;
+  /**
+   * MCP: how often wait_for_production and resource subscriptions read a production (ms; tests
+   * read more often), and this process's sessions (the caller closes them at shutdown).
+   */
+  mcp?: { waitPollMs?: number; subscriptionPollMs?: number; sessions?: McpSessions };
 };
 
 /** Per-request values set by middleware. */

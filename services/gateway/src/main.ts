@@ -6,6 +6,7 @@ import { createDb } from '@vp/db';
 import { closeGracefully } from '@vp/net';
 import { temporalClient } from '@vp/temporal-client';
 import { createApp } from './app.ts';
+import { McpSessions } from './mcp/sessions.ts';
 import { createRateLimiter } from './rate-limit/fixed-window.ts';
 import { serveApp } from './server.ts';
 
@@ -15,17 +16,23 @@ const db = createDb(requireDatabaseUrl(config));
 const connection = Connection.lazy({ address: config.temporal.address ?? 'localhost:7233' });
 const temporal = temporalClient(connection, config);
 const limiter = createRateLimiter(db);
-const app = createApp({ config, db, temporal: () => temporal, log, blobs: createBlobStore(config.blobs) }, limiter);
+const mcpSessions = new McpSessions();
+const app = createApp({ config, db, temporal: () => temporal, log, blobs: createBlobStore(config.blobs), mcp: { sessions: mcpSessions } }, limiter);
 
 const sweep = setInterval(() => limiter.sweep().catch((err) => log.warn({ err }, 'rate-limit sweep failed')), 60_000);
 const server = serveApp(app, { hostname: config.http.host, port: config.http.port, bodyIdleTimeoutMs: config.http.bodyIdleTimeoutMs }, (port) =>
   log.info({ port, baseUrl: config.baseUrl }, 'gateway listening'),
 );
 
-/** Stop taking requests, let those in flight finish (10 s at most), then let go of the database. */
+/**
+ * Stop taking requests, end the MCP sessions (their notification streams would hold connections
+ * open), let requests in flight finish (10 s at most), then let go of the database.
+ */
 async function shutdown() {
   clearInterval(sweep);
-  await closeGracefully(server);
+  const closed = closeGracefully(server);
+  await mcpSessions.closeAll();
+  await closed;
   await connection.close().catch(() => {});
   await db.$disconnect();
   log.info('gateway stopped');

@@ -83,11 +83,13 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/keys/request': { name: 'Guard matrix' },
   'POST /v1/keys/poll': { deviceCode: 'not-a-device-code' },
   'POST /oauth/register': { client_name: 'Guard matrix', redirect_uris: ['http://127.0.0.1:9/callback'] },
+  'POST /mcp': { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
 };
 /** Writes that need no body. */
 const NO_BODY = new Set([
   'DELETE /v1/webhooks/{id}', 'POST /v1/webhooks/{id}/roll-secret', 'POST /v1/webhooks/{id}/test',
   'POST /v1/webhooks/{id}/deliveries/{deliveryId}/redeliver', 'DELETE /v1/keys/current', 'POST /production-links/{token}/greenlight',
+  'DELETE /mcp',
 ]);
 /** Uploads and pages' forms: sent as the form they are, empty (refused past the guard with 400 at most). */
 const FORMS = new Set([
@@ -123,6 +125,8 @@ async function keyFor(world: World, caller: Caller, route: string, scope: Scope 
 function expected(route: string, caller: Caller, access: Surface['access'] | null, revokedKeyNotFound: boolean): Expected {
   const [method] = route.split(' ');
   const keyed = caller !== 'no key' && caller !== 'app session';
+  // The MCP server takes OAuth access tokens only: no key and no session of the app gets in (oauth.test.ts and e2e/mcp try tokens).
+  if (access === 'oauth') return { status: 401, code: null };
   if (access === null) {
     // Outside /v1: pages and link routes that need no key, and refuse one (spec: Authentication 2).
     if (keyed) return { status: 403, code: 'api_key_scope' };
@@ -174,7 +178,7 @@ describe('the guard matrix: every documented route × every caller (spec: Authen
     for (const route of routes) {
       const [method, path] = route.split(' ') as [string, string];
       const surface = surfaceOf(method, concretePath(world, path));
-      const access = path.startsWith('/v1/') ? surface?.access ?? 'any' : null;
+      const access = path.startsWith('/v1/') || surface?.access === 'oauth' ? surface?.access ?? 'any' : null;
       for (const caller of CALLERS) {
         const want = expected(route, caller, access, surface?.revokedKeyNotFound ?? false);
         const key = await keyFor(world, caller, route, access && access !== 'any' && access !== 'public' && access !== 'oauth' ? access : null);

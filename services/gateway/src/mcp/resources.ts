@@ -13,8 +13,8 @@ export function registerProductionResources(server: McpServer, deps: ProductionD
   server.registerResource('production', template, {
     title: 'A production', description: 'A production\'s pitch as markdown; the production as JSON until its pitch is written.',
   }, async (uri, variables) => {
-    const id = String(variables.id);
-    if (!/^[0-9a-f-]{36}$/i.test(id)) throw new DomainError('not_found', 'Production not found.');
+    const id = productionIdOf(`production://${String(variables.id)}`);
+    if (!id) throw new DomainError('not_found', 'Production not found.');
     const detail = await productionDetail(deps, caller, id);
     return {
       contents: [detail.pitchMarkdown
@@ -22,4 +22,9 @@ export function registerProductionResources(server: McpServer, deps: ProductionD
         : { uri: uri.href, mimeType: 'application/json', text: JSON.stringify({ production: detail.production }) }],
     };
   });
+}
+
+/** The production id a `production://{id}` address names, or null for any other address. */
+export function productionIdOf(uri: string): string | null {
+  return /^production:\/\/([0-9a-f-]{36})$/i.exec(uri)?.[1] ?? null;
 }

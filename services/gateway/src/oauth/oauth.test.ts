@@ -5,7 +5,7 @@ import { ACCESS_TOKEN_MS, authenticateAccessToken, checkAuthorization, isAuthori
 import { createRateLimiter } from '@vp/db';
 import { seedAccount, test } from '@vp/testing';
 import { createTestGateway, json, withKey } from '../testing/gateway.ts';
-import { approvedCode, form, pkce } from './testing.ts';
+import { approvedCode, connectedAccount, form, pkce, REDIRECT } from './testing.ts';
 
 const it = test.extend('gateway', { scope: 'file' }, async ({ database }, { onCleanup }) => {
   const gateway = await createTestGateway(database);
@@ -14,19 +14,6 @@ const it = test.extend('gateway', { scope: 'file' }, async ({ database }, { onCl
 });
 
 type Gateway = Awaited<ReturnType<typeof createTestGateway>>;
-const REDIRECT = 'http://127.0.0.1:7777/callback';
-
-/** A client registered by RFC 7591, and an account that connected it: its first tokens. */
-async function connected(gateway: Gateway, db: Parameters<typeof seedAccount>[0]) {
-  const { account, apiKey } = await seedAccount(db, { credits: 100 });
-  const registered = await json(await gateway.app.request('/oauth/register', withKey(null, { json: { client_name: 'Test assistant', redirect_uris: [REDIRECT] } })));
-  const { verifier, challenge } = pkce();
-  const code = await approvedCode(db, gateway.config.baseUrl, account.id, { client_id: registered.client_id, redirect_uri: REDIRECT, code_challenge: challenge });
-  const token = (params: Record<string, string>) => gateway.app.request('/oauth/token', form({ client_id: registered.client_id, ...params }));
-  const exchanged = await token({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT });
-  expect(exchanged.status).toBe(200);
-  return { account, apiKey, clientId: registered.client_id as string, tokens: await json(exchanged), token };
-}
 
 const mcp = (gateway: Gateway, bearer?: string) => gateway.app.request('/mcp', {
   method: 'POST',
@@ -150,7 +137,7 @@ describe('the authorization request', () => {
 
 describe('the token endpoint', () => {
   it('gives 1-hour access tokens for /mcp; they do not work on /v1 and stop working after the hour', async ({ gateway, database }) => {
-    const { tokens } = await connected(gateway, database.db);
+    const { tokens } = await connectedAccount(gateway, database.db);
     expect(tokens).toMatchObject({ token_type: 'Bearer', expires_in: 3600, access_token: expect.stringMatching(/^vp_mcp_at_/), refresh_token: expect.stringMatching(/^vp_mcp_rt_/) });
     expect((await mcp(gateway, tokens.access_token)).status).toBe(200);
     const v1 = await gateway.app.request('/v1/productions', withKey(null, { headers: { authorization: `Bearer ${tokens.access_token}` } }));
@@ -166,16 +153,22 @@ describe('the token endpoint', () => {
     expect(JSON.stringify(stored)).not.toContain(tokens.access_token.slice(10));
   });
 
-  it('refuses a code with the wrong verifier, redirect URI or client, and a code used twice revokes what it gave', async ({ gateway, database }) => {
+  it('refuses a code with the wrong verifier, a missing or other redirect URI, or another client, and a code used twice revokes what it gave', async ({ gateway, database }) => {
     const { account } = await seedAccount(database.db);
     const { client_id } = await json(await gateway.app.request('/oauth/register', withKey(null, { json: { redirect_uris: [REDIRECT] } })));
     const { verifier, challenge } = pkce();
     const code = await approvedCode(database.db, gateway.config.baseUrl, account.id, { client_id, redirect_uri: REDIRECT, code_challenge: challenge });
-    const exchange = (params: Record<string, string>) => gateway.app.request('/oauth/token', form({ grant_type: 'authorization_code', client_id, code, code_verifier: verifier, redirect_uri: REDIRECT, ...params }));
+    const exchange = (params: Record<string, string | undefined>) => {
+      const all = { grant_type: 'authorization_code', client_id, code, code_verifier: verifier, redirect_uri: REDIRECT, ...params };
+      return gateway.app.request('/oauth/token', form(Object.fromEntries(Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== undefined))));
+    };
+    // The authorization request named its redirect_uri: the token request must name the same (OAuth 2.1 4.1.3).
     for (const [what, params, error] of [
       ['wrong verifier', { code_verifier: pkce().verifier }, 'invalid_grant'],
       ['no verifier', { code_verifier: '' }, 'invalid_request'],
       ['wrong redirect', { redirect_uri: 'http://127.0.0.1:7777/other' }, 'invalid_grant'],
+      ['another loopback port', { redirect_uri: 'http://127.0.0.1:7778/callback' }, 'invalid_grant'],
+      ['no redirect', { redirect_uri: undefined }, 'invalid_grant'],
       ['another client', { client_id: 'someone-else' }, 'invalid_grant'],
       ['another audience', { resource: 'https://other.example/mcp' }, 'invalid_target'],
     ] as const) {
@@ -192,7 +185,7 @@ describe('the token endpoint', () => {
   });
 
   it('rotates refresh tokens; a reused one revokes the whole family', async ({ gateway, database }) => {
-    const { tokens, token } = await connected(gateway, database.db);
+    const { tokens, token } = await connectedAccount(gateway, database.db);
     const refreshed = await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
     expect(refreshed.status).toBe(200);
     const second = await json(refreshed);
@@ -207,7 +200,7 @@ describe('the token endpoint', () => {
   });
 
   it('revokes (RFC 7009): a refresh token takes its family with it; an unknown token is no error', async ({ gateway, database }) => {
-    const { tokens, token, clientId } = await connected(gateway, database.db);
+    const { tokens, token, clientId } = await connectedAccount(gateway, database.db);
     const revoke = (value: string) => gateway.app.request('/oauth/revoke', form({ token: value, client_id: clientId }));
     expect((await revoke('vp_mcp_rt_unknown')).status).toBe(200);
     expect((await revoke(tokens.refresh_token)).status).toBe(200);
@@ -219,14 +212,14 @@ describe('the token endpoint', () => {
     // A clock of its own, fixed inside one minute: the count cannot straddle two windows.
     const limited = await createTestGateway(database, { limiter: createRateLimiter(database.db, () => Date.UTC(2031, 0, 1, 0, 0, 30)) });
     try {
-      const { tokens } = await connected(gateway, database.db);
+      const { tokens } = await connectedAccount(gateway, database.db);
       const statuses: number[] = [];
       for (let i = 0; i < 121; i++) statuses.push((await mcp(limited, tokens.access_token)).status);
       expect(statuses.slice(0, 120).every((status) => status === 200)).toBe(true);
       const refused = await mcp(limited, tokens.access_token);
       expect([refused.status, (await json(refused)).code, refused.headers.get('retry-after')]).toEqual([429, 'rate_limited', '30']);
       // Another connection has its own count.
-      expect((await mcp(limited, (await connected(gateway, database.db)).tokens.access_token)).status).toBe(200);
+      expect((await mcp(limited, (await connectedAccount(gateway, database.db)).tokens.access_token)).status).toBe(200);
     } finally {
       await limited.close();
     }

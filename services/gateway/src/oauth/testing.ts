@@ -1,6 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { expect } from 'vitest';
 import type { Db } from '@vp/db';
 import { approveAuthorization, checkAuthorization, type AuthorizationParams } from '@vp/oauth';
+import { seedAccount } from '@vp/testing';
+import { json, withKey } from '../testing/gateway.ts';
+
+/** A native client's loopback redirect, as the tests register it. */
+export const REDIRECT = 'http://127.0.0.1:7777/callback';
 
 /** A PKCE pair as a client makes one: a random verifier and its S256 challenge. */
 export function pkce() {
@@ -22,3 +28,15 @@ export async function approvedCode(db: Db, baseUrl: string, accountId: string, p
 export const form = (params: Record<string, string>): RequestInit => ({
   method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString(),
 });
+
+/** A client registered by RFC 7591, and a new account that connected it: its first tokens, and a way to ask for more. */
+export async function connectedAccount(gateway: { app: { request: (path: string, init?: RequestInit) => Response | Promise<Response> }; config: { baseUrl: string } }, db: Db) {
+  const { account, apiKey } = await seedAccount(db, { credits: 100 });
+  const registered = await json(await gateway.app.request('/oauth/register', withKey(null, { json: { client_name: 'Test assistant', redirect_uris: [REDIRECT] } })));
+  const { verifier, challenge } = pkce();
+  const code = await approvedCode(db, gateway.config.baseUrl, account.id, { client_id: registered.client_id, redirect_uri: REDIRECT, code_challenge: challenge });
+  const token = (params: Record<string, string>) => gateway.app.request('/oauth/token', form({ client_id: registered.client_id, ...params }));
+  const exchanged = await token({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT });
+  expect(exchanged.status).toBe(200);
+  return { account, apiKey, clientId: registered.client_id as string, tokens: await json(exchanged), token };
+}

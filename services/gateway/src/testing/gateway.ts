@@ -7,10 +7,14 @@ import type { Config } from '@vp/config';
 import type { Db } from '@vp/db';
 import { connectTemporal, testConfig } from '@vp/testing';
 import { createApp } from '../app.ts';
+import { McpSessions, type SessionLimits } from '../mcp/sessions.ts';
 import type { RateLimiter } from '../rate-limit/fixed-window.ts';
 
 /** The gateway over a test file's database and the run's Temporal server, with its log lines kept. */
-export async function createTestGateway(database: { url: string; db: Db }, options: { env?: Record<string, string>; limiter?: RateLimiter; config?: Config } = {}) {
+export async function createTestGateway(
+  database: { url: string; db: Db },
+  options: { env?: Record<string, string>; limiter?: RateLimiter; config?: Config; mcpSessionLimits?: SessionLimits } = {},
+) {
   const config = options.config ?? testConfig(database.url, options.env);
   const temporal = await connectTemporal({ payloadKey: config.temporal.payloadKey });
   const logs: Record<string, unknown>[] = [];
@@ -22,8 +26,14 @@ export async function createTestGateway(database: { url: string; db: Db }, optio
   });
   const log = pino({ level: 'info', base: { service: 'gateway' } }, sink);
   const blobs = createBlobStore(config.blobs);
-  const app = createApp({ config, db: database.db, temporal: () => temporal.client, log, blobs }, options.limiter);
-  return { app, config, temporal, logs, blobs, close: () => temporal.close() };
+  // Subscriptions read every 250 ms here: a test hears of a change soon after it happens.
+  const mcpSessions = new McpSessions(options.mcpSessionLimits);
+  const app = createApp({ config, db: database.db, temporal: () => temporal.client, log, blobs, mcp: { sessions: mcpSessions, subscriptionPollMs: 250 } }, options.limiter);
+  const close = async () => {
+    await mcpSessions.closeAll();
+    await temporal.close();
+  };
+  return { app, config, temporal, logs, blobs, mcpSessions, close };
 }
 
 /** The app of a test gateway over another Temporal client: one nobody answers for, or one whose namespace does not exist. */
