@@ -104,6 +104,8 @@ async function answer(baseUrl: string, request: FuzzRequest, via: { key: string;
     const res = await fetch(`${baseUrl}${request.path}`, {
       // Twice the time an answer may take: long enough to say how late it was, short enough for a run to go on.
       method: request.method, headers, body: request.body, signal: AbortSignal.timeout(ANSWER_WITHIN_MS * 2),
+      // The gateway's own answer is judged: a redirect (the old project addresses lead to the app) is not followed.
+      redirect: 'manual',
     });
     const text = await res.text();
     return { status: res.status, ms: performance.now() - started, type: res.headers.get('content-type') ?? '', text };
