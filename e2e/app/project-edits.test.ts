@@ -1,31 +1,46 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@temporalio/client';
 import { describe, expect } from 'vitest';
-import { MAX_EXPORTS_UNDER_WAY, MAX_PROJECT_VERSIONS } from '@vp/projects';
+import { createRateLimiter } from '@vp/db';
+import { EXPORT_NOT_STARTED, MAX_EXPORTS_UNDER_WAY, MAX_PROJECT_VERSIONS } from '@vp/projects';
 import { test, waitFor } from '@vp/testing';
+import { makeImage, startMediaServer } from '@vp/gateway/testing/media';
 import { newWindowEachTime, startTestApp, type TestApp } from '@vp/app/testing';
 import { withWorkers } from '../workers.ts';
-import { deliveredVideo, exportsDone, fieldsOf, member, RENDER } from './projects.ts';
+import { appWith, deliveredVideo, exportsDone, fieldsOf, member, RENDER } from './projects.ts';
 
-const it = test.extend('app', { scope: 'file' }, async ({ database }, { onCleanup }) => {
-  const dataDir = await mkdtemp(join(tmpdir(), 'vp-project-edits-'));
-  const app = await startTestApp(database, { beside: withWorkers({ render: true }), env: { DATA_DIR: dataDir, RENDER_HEARTBEAT_TIMEOUT_MS: '20000' }, limiterNow: newWindowEachTime() });
-  onCleanup(async () => {
-    await app.close();
-    await rm(dataDir, { recursive: true, force: true });
+const it = test
+  .extend('app', { scope: 'file' }, async ({ database }, { onCleanup }) => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'vp-project-edits-'));
+    // Private addresses allowed: the media server below is on this machine.
+    const env = { DATA_DIR: dataDir, RENDER_HEARTBEAT_TIMEOUT_MS: '20000', ALLOW_PRIVATE_URLS: 'true' };
+    const app = await startTestApp(database, { beside: withWorkers({ render: true }), env, limiterNow: newWindowEachTime() });
+    onCleanup(async () => {
+      await app.close();
+      await rm(dataDir, { recursive: true, force: true });
+    });
+    return app;
+  })
+  /** Pictures a brief or an edit points at, each request counted. */
+  .extend('media', { scope: 'file' }, async (_, { onCleanup }) => {
+    const media = await startMediaServer({
+      '/dashboard.png': { type: 'image/png', body: await makeImage('png', '1280x720') },
+      '/release.png': { type: 'image/png', body: await makeImage('png', '1024x768') },
+    });
+    onCleanup(() => media.close());
+    return media;
   });
-  return app;
-});
 
-type Stored = { durationMs: number; scenes: { id: string; title: string | null; durationMs: number }[] };
+type Stored = { durationMs: number; scenes: { id: string; title: string | null; durationMs: number }[]; media?: { id: string; url: string }[] };
 const versionOf = async (app: TestApp, projectId: string, version: number) =>
   (await app.deps.db.projectVersion.findUniqueOrThrow({ where: { projectId_version: { projectId, version } } })).composition as Stored;
 
 /** An owner's delivered video, and a way to post its edit form. */
-async function editing(app: TestApp, email: string, intent: string) {
+async function editing(app: TestApp, email: string, intent: string, brief?: Record<string, unknown>) {
   const owner = await member(app, email);
-  const project = await deliveredVideo(app, owner, intent);
+  const project = await deliveredVideo(app, owner, intent, { brief });
   const save = (fields: Record<string, string>) => owner.post(`${project.path}/versions`, fields);
   const editPage = async () => {
     const page = await owner.get(`${project.path}/edit`);
@@ -148,5 +163,82 @@ describe('an edit of a delivered production\'s project, in the app', { timeout: 
     expect(await versions()).toBe(3);
     await db.export.update({ where: { id: underWay[1]!.id }, data: { status: 'failed', error: 'Made up by the test.' } });
     await waitFor(async () => (await db.export.findFirstOrThrow({ where: { projectId: project.projectId, version: 3 } })).status === 'done', { what: 'the export of version 3', ...RENDER });
+  });
+
+  it('keeps a re-export the render farm could not be reached for queued, says so, and starts that one when asked again', async ({ app }) => {
+    const { owner, project } = await editing(app, 'unreached@example.test', 'Announce release 2.9');
+    const { db } = app.deps;
+    const reexport = `${project.path}/versions/1/exports`;
+    // The same owner on the app over a Temporal namespace that does not exist: the start is refused.
+    const unreached = new Client({ connection: app.deps.temporal().connection, namespace: 'no-such-namespace' });
+    const refused = await member(appWith(app, { temporal: () => unreached }), owner.email);
+    const exportsBefore = await db.export.count({ where: { projectId: project.projectId } });
+    expect((await refused.post(reexport)).status).toBe(303);
+    const stuck = await db.export.findFirstOrThrow({ where: { projectId: project.projectId, status: { not: 'done' } } });
+    expect(stuck).toMatchObject({ status: 'queued', error: EXPORT_NOT_STARTED });
+    const page = await (await owner.get(project.path)).text();
+    expect(page).toContain('Not started: the render farm could not be reached');
+    expect(page).not.toContain('http-equiv="refresh"'); // nothing to follow until asked again
+
+    // Asked again with the render farm there: that export is started, not another beside it.
+    expect((await owner.post(reexport)).status).toBe(303);
+    // Started: the note is gone at once, and the page follows the export again.
+    expect(await db.export.findUniqueOrThrow({ where: { id: stuck.id } })).toMatchObject({ error: null });
+    expect(await (await owner.get(project.path)).text()).toContain('http-equiv="refresh"');
+    await waitFor(async () => (await db.export.findUniqueOrThrow({ where: { id: stuck.id } })).status === 'done', { what: 'the re-export', ...RENDER });
+    expect(await db.export.count({ where: { projectId: project.projectId } })).toBe(exportsBefore + 1);
+  });
+
+  it('takes another address for a medium, fetched when that version is exported; one that cannot be used fails that export, saying why', async ({ app, media }) => {
+    const dashboard = { id: 'dashboard', kind: 'image', name: 'Dashboard', url: `${media.url}/dashboard.png` };
+    const { owner, project, save, editPage } = await editing(app, 'media@example.test', 'Show off the new dashboard in release 2.4', { media: [dashboard] });
+    const { db } = app.deps;
+    const opened = fieldsOf(await editPage());
+    expect(opened['media.0.url']).toBe(dashboard.url);
+
+    const refused = await save({ ...opened, 'media.0.url': 'javascript:alert(1)' });
+    expect([refused.status, await refused.text()]).toEqual([400, expect.stringContaining('Must be an http or https address.')]);
+    expect(await db.projectVersion.count({ where: { projectId: project.projectId } })).toBe(1);
+
+    // Another picture, its address typed with spaces around it: saved without them, fetched by the export of version 2.
+    expect((await save({ ...opened, 'media.0.url': ` ${media.url}/release.png ` })).status).toBe(303);
+    expect((await versionOf(app, project.projectId, 2)).media).toEqual([{ ...dashboard, url: `${media.url}/release.png` }]);
+    await exportsDone(db, project.projectId);
+    expect(media.hits('/release.png')).toBe(1);
+
+    // An address with nothing there: version 3 is saved, and its export fails, saying why.
+    expect((await save({ ...fieldsOf(await editPage()), 'media.0.url': `${media.url}/missing.png` })).status).toBe(303);
+    const third = await db.export.findFirstOrThrow({ where: { projectId: project.projectId, version: 3 } });
+    const failed = await waitFor(async () => {
+      const row = await db.export.findUniqueOrThrow({ where: { id: third.id } });
+      return row.status === 'failed' || row.status === 'done' ? row : undefined;
+    }, { what: 'the export of version 3 to end', ...RENDER });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: `A media file could not be used: The image 'Dashboard' (${media.url}/missing.png) could not be downloaded: the server answered 404`,
+    });
+    expect(await (await owner.get(project.path)).text()).toContain('could not be downloaded: the server answered 404');
+    // The delivered video is left as it was.
+    expect(await db.export.findFirstOrThrow({ where: { projectId: project.projectId, version: 1 } })).toMatchObject({ status: 'done' });
+  });
+
+  it('counts the edits and re-exports of an account: 30 a minute, each one a render', async ({ app }) => {
+    const perMinute = 30;
+    // The app with its rate limiter's clock stopped: every request in one of its one-minute windows.
+    const oneMinute = appWith(app, { limiter: createRateLimiter(app.deps.db, () => Date.UTC(2031, 0, 1, 12, 0, 30)) });
+    const busy = await member(oneMinute, 'limited@example.test');
+    const project = `/projects/${crypto.randomUUID()}`;
+    const posts = await Promise.all(Array.from({ length: perMinute + 1 }, (_, i) =>
+      busy.post(`${project}/versions${i % 2 ? '' : '/1/exports'}`)));
+    expect(posts.filter((r) => r.status === 404)).toHaveLength(perMinute);
+    const limited = posts.find((r) => r.status === 429)!;
+    expect(limited.headers.get('retry-after')).toBe('30');
+    const page = await limited.text();
+    expect(page).toContain('Slow down');
+    expect(page).toContain('Too many edits and exports; try again in 30 s.');
+    expect((await busy.get(project)).status).toBe(404); // reading is not counted
+    // Counted per account: another one's edit in the same minute is not refused.
+    const other = await member(oneMinute, 'unlimited@example.test');
+    expect((await other.post(`${project}/versions`)).status).toBe(404);
   });
 });

@@ -5,6 +5,7 @@ import { grant } from '@vp/ledger';
 import { createProduction, greenlight } from '@vp/productions';
 import { waitFor } from '@vp/testing';
 import { domainDeps } from '@vp/domain';
+import { createApp } from '@vp/app';
 import { signedInSession, type TestApp } from '@vp/app/testing';
 
 /** A render on a busy machine takes its time. */
@@ -31,6 +32,9 @@ export async function member(app: TestApp, email: string) {
   const workspaceId = (await app.deps.db.workspace.findFirstOrThrow({ where: { ownerId: session.accountId, personal: true } })).id;
   return { ...session, email, caller, workspaceId, get, post };
 }
+
+/** The same app (database, settings, port) made over other deps: say, another Temporal client or rate-limiter clock. */
+export const appWith = (app: TestApp, deps: Partial<Parameters<typeof createApp>[0]>): TestApp => ({ ...app, app: createApp({ ...app.deps, ...deps }) });
 
 /** A shared workspace `owner` owns. */
 export const teamOf = async (db: Db, owner: Member) => (await createWorkspace(db, { ownerId: owner.accountId, name: `${owner.email}'s team` })).id;
