@@ -24,7 +24,7 @@ const it = test
     return app;
   })
   /** Pictures a brief or an edit points at, each request counted. */
-  .extend('media', { scope: 'file' }, async (_, { onCleanup }) => {
+  .extend('media', { scope: 'file' }, async ({}, { onCleanup }) => {
     const media = await startMediaServer({
       '/dashboard.png': { type: 'image/png', body: await makeImage('png', '1280x720') },
       '/release.png': { type: 'image/png', body: await makeImage('png', '1024x768') },
