@@ -174,7 +174,9 @@ describe('an edit of a delivered production\'s project, in the app', { timeout: 
     const unreached = new Client({ connection: app.deps.temporal().connection, namespace: 'no-such-namespace' });
     const refused = await member(appWith(app, { temporal: () => unreached }), owner.email);
     const exportsBefore = await db.export.count({ where: { projectId: project.projectId } });
-    expect((await refused.post(reexport)).status).toBe(303);
+    const answer = await refused.post(reexport);
+    // The page it leads to says the export is queued, not that it is under way.
+    expect([answer.status, answer.headers.get('location')]).toEqual([303, `${project.path}?done=not_started`]);
     const stuck = await db.export.findFirstOrThrow({ where: { projectId: project.projectId, status: { not: 'done' } } });
     expect(stuck).toMatchObject({ status: 'queued', error: EXPORT_NOT_STARTED });
     const page = await (await owner.get(project.path)).text();
@@ -182,7 +184,8 @@ describe('an edit of a delivered production\'s project, in the app', { timeout: 
     expect(page).not.toContain('http-equiv="refresh"'); // nothing to follow until asked again
 
     // Asked again with the render farm there: that export is started, not another beside it.
-    expect((await owner.post(reexport)).status).toBe(303);
+    const again = await owner.post(reexport);
+    expect([again.status, again.headers.get('location')]).toEqual([303, `${project.path}?done=exporting`]);
     // Started: the note is gone at once, and the page follows the export again.
     expect(await db.export.findUniqueOrThrow({ where: { id: stuck.id } })).toMatchObject({ error: null });
     expect(await (await owner.get(project.path)).text()).toContain('http-equiv="refresh"');

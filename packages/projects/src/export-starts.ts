@@ -10,10 +10,11 @@ export const EXPORT_NOT_STARTED = 'Not started: the render farm could not be rea
  * way. If it could not, it may have started all the same (an answer lost on the way): it stays
  * queued with a note saying so, written only while no workflow has taken it up (which clears
  * it), and asking again starts it under the same workflow id, or finds it started.
+ * Whether it is on its way is the answer.
  */
 export async function startQueuedExport(
   deps: { db: Db; workflows: RenderFarmWorkflows }, made: Export, workspaceId: string, onFailure?: (error: unknown) => void,
-): Promise<void> {
+): Promise<boolean> {
   let note: string | null = null;
   try {
     await deps.workflows.startExport({ exportId: made.id, workspaceId });
@@ -24,4 +25,5 @@ export async function startQueuedExport(
     }
   }
   if (note || made.error) await deps.db.export.updateMany({ where: { id: made.id, status: 'queued' }, data: { error: note } });
+  return note === null;
 }

@@ -16,6 +16,8 @@ import { saveEdit } from './save-edit.ts';
 const DONE = {
   saved: 'Saved: the new version is being exported. This page follows it.',
   exporting: 'Exporting: this page follows it.',
+  saved_not_started: 'Saved; its export is queued, not started: the render farm could not be reached. Export this version again to retry.',
+  not_started: 'Queued, not started: the render farm could not be reached. Export it again to retry.',
 };
 
 /**
@@ -50,7 +52,7 @@ export function projectRoutes(deps: AppDeps, domain: Domain) {
     const { found } = await find(c, true);
     const outcome = await saveEdit(deps.db, found, await c.req.parseBody({ dot: true }), () => deliveredProject(deps.db, found.id));
     if (!outcome.done) return editPage(c, outcome.project, outcome, outcome.status);
-    if (outcome.started) await start(c, found, outcome.started);
+    if (outcome.started && !(await start(c, found, outcome.started))) return back(c, 'saved_not_started');
     return back(c, 'saved');
   });
 
@@ -61,7 +63,7 @@ export function projectRoutes(deps: AppDeps, domain: Domain) {
     if (!version) return c.notFound();
     const made = await queueExport(deps.db, { id: randomUUID(), projectId: found.id, version: version.version });
     if (made === 'busy') return projectPage(c, { project: found, canWrite: true, problem: exportsBusy('Nothing was queued: export it again') }, 409);
-    if (made) await start(c, found, made);
+    if (made && !(await start(c, found, made))) return back(c, 'not_started');
     return back(c, 'exporting');
   });
 
