@@ -78,6 +78,8 @@ describe('languageOf', () => {
   it.each([
     ['src/app.ts', 'typescript'], ['App.tsx', 'tsx'], ['main.py', 'python'], ['lib.rs', 'rust'], ['Dockerfile', 'docker'],
     ['config.yml', 'yaml'], ['x.h', 'c'], ['notes', 'text'], ['weird.unknownext', 'text'],
+    // Names of Object's own properties are file names like any other (they once failed the pitch).
+    ['src/__proto__', 'text'], ['constructor', 'text'], ['a.constructor', 'text'], ['x.__proto__', 'text'], ['toString', 'text'],
   ])('%s is %s', (path, language) => {
     expect(languageOf(path)).toBe(language);
   });
