@@ -1,24 +1,14 @@
-import type { Client } from '@temporalio/client';
-import type { Logger } from 'pino';
-import type { BlobStore } from '@vp/blobs';
 import type { ActiveSession, RelyingParty, WorkspaceAccess } from '@vp/accounts';
-import type { Config } from '@vp/config';
 import type { Caller } from '@vp/contracts';
-import type { Db, RateLimiter } from '@vp/db';
+import type { RateLimiter } from '@vp/db';
+import type { FrontDoorDeps } from '@vp/domain';
 import type { Mailer } from '@vp/mail';
 
 /** What the app runs on; tests build it around their own database, mailer and clock. */
-export type AppDeps = {
-  config: Config;
-  db: Db;
-  log: Logger;
+export type AppDeps = FrontDoorDeps & {
   /** Sign-in links and invitations go out through it; null: none are sent (tests, production without SMTP). */
   mailer: Mailer | null;
   limiter: RateLimiter;
-  /** Productions' workflows, webhook deliveries and exports: connected lazily, so pages answer while Temporal is down. */
-  temporal: () => Client;
-  /** Where exports are kept; by default the configured store. */
-  blobs?: BlobStore;
   /** The time rules are judged by (sign-in links, sessions); tests move it. */
   now?: () => Date;
 };
