@@ -1,4 +1,4 @@
-import type { ValidationIssue } from './errors.ts';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS, type ValidationIssue } from './errors.ts';
 
 /**
  * Who acts, as a front door names the caller to the domain and as workflows carry it: ids only,
@@ -37,6 +37,11 @@ export class DomainError extends Error {
     readonly details: { issues?: ValidationIssue[]; retryAfterSeconds?: number } = {},
   ) {
     super(message);
+  }
+
+  /** How long the caller waits before asking again, when the refusal says: its own, or a service's brief absence. */
+  get retryAfterSeconds(): number | undefined {
+    return this.details.retryAfterSeconds ?? (this.code === 'unavailable' ? UNAVAILABLE_RETRY_AFTER_SECONDS : undefined);
   }
 
   /** A field refused by a check its schema cannot make (a url's addresses, a cursor). */

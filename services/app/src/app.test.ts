@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { createAccount, createWorkspace, requestSignIn, saveBrand, setMember } from '@vp/accounts';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '@vp/contracts';
+import { createDb } from '@vp/db';
 import { test } from '@vp/testing';
 import { SIGN_IN_LIMITS } from './http/limits.ts';
 import { signedInSession, startMailCatcher, startTestApp, type MailCatcher, type TestApp } from './testing/index.ts';
@@ -193,6 +195,26 @@ describe('on https', () => {
       expect((await app.app.request('/account', { headers: { cookie: cookie.replace('__Host-', '') } })).status).toBe(303);
     } finally {
       await app.close();
+    }
+  });
+});
+
+describe('a database that cannot be reached', () => {
+  it('is a 503 page with Retry-After: try again shortly, nothing broke', async ({ database }) => {
+    // An app whose database refuses connections (a restart, a failover).
+    const away = createDb(database.url.replace(/@[^/]+\//, '@127.0.0.1:1/'), { max: 1 });
+    const app = await startTestApp({ url: database.url, db: away });
+    try {
+      const res = await app.app.request('/account', { headers: { cookie: `vp_session=${'a'.repeat(43)}` } });
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe(String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      const page = await res.text();
+      expect(page).toContain('<h1>Try again shortly</h1>');
+      expect(page).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|at .*\.ts/);
+    } finally {
+      await app.close();
+      await away.$disconnect();
     }
   });
 });

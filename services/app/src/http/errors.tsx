@@ -55,7 +55,7 @@ export function errorHandler(deps: AppDeps): ErrorHandler<AppEnv> {
     if (error !== thrown) deps.log.warn({ err: thrown, method: c.req.method, path: c.req.path }, 'the database could not serve the request');
     if (error instanceof DomainError) {
       const page = PAGES[error.code];
-      if (error.details.retryAfterSeconds !== undefined) c.header('Retry-After', String(error.details.retryAfterSeconds));
+      if (error.retryAfterSeconds !== undefined) c.header('Retry-After', String(error.retryAfterSeconds));
       return refusalPage(c, page.status, page.title, error.message);
     }
     if (error instanceof HTTPException && error.status < 500) return refusalPage(c, error.status as ContentfulStatusCode, 'That did not work', error.message || 'The request could not be read.');

@@ -73,7 +73,7 @@ export function newProductionRoutes(deps: AppDeps, domain: Domain) {
       }
       if (!WHOLE_FORM.has(error.code)) throw error;
       const status = statusOf(error) as 402 | 403 | 429 | 503;
-      if (error.details.retryAfterSeconds !== undefined) c.header('Retry-After', String(error.details.retryAfterSeconds));
+      if (error.retryAfterSeconds !== undefined) c.header('Retry-After', String(error.retryAfterSeconds));
       return show(c, values, {}, `Nothing was created. ${error.message}`, status);
     }
   });

@@ -1,4 +1,4 @@
-import { ApiError, UNAVAILABLE_RETRY_AFTER_SECONDS, type DomainError, type DomainErrorCode, type ErrorCode } from '@vp/contracts';
+import { ApiError, type DomainError, type DomainErrorCode, type ErrorCode } from '@vp/contracts';
 
 /**
  * Every domain refusal as the API answers it: the one table that maps the domain's codes to HTTP
@@ -27,7 +27,7 @@ const STATUS: Record<DomainErrorCode, { status: ApiError['status']; code?: null 
 
 export function toApiError(error: DomainError): ApiError {
   const { status, code } = STATUS[error.code];
-  const retryAfter = error.details.retryAfterSeconds ?? (error.code === 'unavailable' ? UNAVAILABLE_RETRY_AFTER_SECONDS : undefined);
+  const retryAfter = error.retryAfterSeconds;
   const headers: Record<string, string> = retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) };
   const shown = code === null ? undefined : (error.code as ErrorCode);
   return new ApiError(status, error.message, shown, headers, error.details.issues);
