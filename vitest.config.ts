@@ -8,6 +8,7 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 180_000,
-    teardownTimeout: 60_000,
+    // The global teardown reads every Temporal history the run made (see global-setup.ts).
+    teardownTimeout: 180_000,
   },
 });

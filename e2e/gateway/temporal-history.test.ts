@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import type { Mailer, MailMessage } from '@vp/mail';
-import { findPlaintext, rawRuns, seedAccount, test, testSecrets, waitFor } from '@vp/testing';
+import { ANY_TESTS_PLAINTEXT, findPlaintext, rawRuns, seedAccount, test, testSecrets, waitFor } from '@vp/testing';
 import { startReceiver, type Receiver } from '@vp/webhooks/testing';
 import { json, withKey } from '@vp/gateway/testing';
 import { createTestStack } from '../stack.ts';
@@ -13,7 +13,9 @@ import { createTestStack } from '../stack.ts';
  * Issue 40, item 4: nothing readable in Temporal's history. A production goes through an e-mailed
  * link's comment and greenlight to its delivery, another is declined and a third cancelled, each
  * with words of its own; then every workflow run on the test run's Temporal server (this file's
- * and any other file's made so far) is read raw, without the payload codec, and searched.
+ * and any other file's made so far) is read raw, without the payload codec, and searched. The
+ * run's global teardown searches every run again, once every file has ended, for what any test's
+ * runs must not show (`ANY_TESTS_PLAINTEXT`).
  */
 const mail: MailMessage[] = [];
 const mailer: Mailer = { send: async (message) => void mail.push(message) };
@@ -83,8 +85,8 @@ describe('Temporal history, read raw from the server', () => {
 
     const needles = [
       ...Object.values(words), email, me.apiKey, hook.secret, first, second, delivery.editUrl, delivery.shareUrl, ...Object.values(testSecrets),
-      // Whoever made them: any test's e-mail address, any project's edit or share address.
-      '@example.test', '/projects/', '/share/',
+      // Whoever made them: any test's e-mail address, any project's edit or share address, any key.
+      ...ANY_TESTS_PLAINTEXT,
     ];
     const scan = await findPlaintext(rawRuns(stack.temporal.client.connection), needles);
     // This file's own runs are among them: its productions, their webhook deliveries.

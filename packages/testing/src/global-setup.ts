@@ -10,6 +10,7 @@ import { migrate } from '@vp/db/migrate';
 import { failureConverterPath } from '@vp/temporal-client';
 import { workflowsPath } from '@vp/workflows/path';
 import { databaseUrl, freePort, startEmbeddedPostgres, startTemporalDevServer } from '@vp/devstack';
+import { scanEveryRun } from './history-scan.ts';
 
 /**
  * Once per test run: one PostgreSQL server (TEST_DATABASE_URL, else an embedded one),
@@ -59,8 +60,23 @@ export default async function setup(project: TestProject) {
   project.provide('workflowBundlePath', workflowBundlePath);
 
   return async () => {
+    await scanHistories(temporal.address);
     for (const stop of stops.reverse()) await stop().catch((error) => console.error(error));
   };
+}
+
+/**
+ * Once every test file has ended, every workflow run of the test run is read raw for plaintext
+ * (issue 40): e2e/gateway/temporal-history.test.ts proves the scan on runs it makes itself; this
+ * one also covers the files that ran after it. A finding fails the run.
+ */
+async function scanHistories(address: string) {
+  const { summary, findings } = await scanEveryRun(address);
+  console.log(summary);
+  if (findings.length === 0) return;
+  for (const finding of findings) console.error(`plaintext in Temporal history: ${JSON.stringify(finding)}`);
+  // An error thrown by a global teardown is only logged; the exit code is what CI reads.
+  process.exitCode = 1;
 }
 
 const quietLogger = {

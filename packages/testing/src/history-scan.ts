@@ -1,4 +1,5 @@
-import type { ConnectionLike } from '@temporalio/client';
+import { Connection, type ConnectionLike } from '@temporalio/client';
+import { API_KEY_PREFIX } from '@vp/contracts';
 import proto from '@temporalio/proto';
 
 // A CommonJS package: Node's ESM import sees only its default export.
@@ -56,4 +57,26 @@ export async function findPlaintext(runs: AsyncIterable<RawRun>, needles: readon
     }
   }
   return { runs: count, byType, bytes, findings };
+}
+
+/**
+ * What is someone's capability or person in any test's workflow, whichever test made it: the
+ * tests' e-mail addresses, project edit and share addresses, API keys. Each long enough that
+ * encrypted bytes cannot spell it by chance.
+ */
+export const ANY_TESTS_PLAINTEXT = ['@example.test', '@example.com', '/projects/', '/share/', API_KEY_PREFIX] as const;
+
+/**
+ * Issue 40's history scan over every run the whole test run made, once its last file has ended:
+ * a line that says what was read, and the findings.
+ */
+export async function scanEveryRun(address: string): Promise<{ summary: string; findings: Finding[] }> {
+  const connection = await Connection.connect({ address });
+  try {
+    const scan = await findPlaintext(rawRuns(connection), ANY_TESTS_PLAINTEXT);
+    const summary = `Temporal history scan: ${scan.runs} runs, ${(scan.bytes / 2 ** 20).toFixed(1)} MiB read raw, ${scan.findings.length} plaintext findings`;
+    return { summary, findings: scan.findings };
+  } finally {
+    await connection.close();
+  }
 }
