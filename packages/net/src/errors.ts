@@ -1,3 +1,5 @@
+import { formatBytes } from './format.ts';
+
 /** Base of every failure of `fetchPublic`; messages are safe to show a person. */
 export class FetchError extends Error {
   constructor(message: string, readonly url: string, options?: { cause?: unknown }) {
@@ -50,10 +52,4 @@ export class ResponseTooLargeError extends FetchError {
 
 function formatSeconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(1))} s`;
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${Number((bytes / 1024 / 1024).toFixed(1))} MB`;
-  if (bytes >= 1024) return `${Number((bytes / 1024).toFixed(1))} KB`;
-  return `${bytes} bytes`;
 }

@@ -3,7 +3,8 @@ export { checkPublicHost, systemResolver, type CheckHostOptions, type Resolver }
 export { fetchPublic, type FetchPublicOptions, type PublicResponse } from './fetch.ts';
 export {
   ConnectionError, FetchError, FetchTimeoutError, HostNotFoundError, ResponseTooLargeError,
-  UnsafeAddressError, UnsupportedUrlError, formatBytes,
+  UnsafeAddressError, UnsupportedUrlError,
 } from './errors.ts';
+export { formatBytes, formatDuration } from './format.ts';
 export { clientAddress } from './client-address.ts';
 export { closeGracefully } from './close-server.ts';

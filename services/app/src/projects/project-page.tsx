@@ -1,15 +1,9 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import type { Export } from '@vp/db';
-import { formatBytes } from '@vp/net';
+import { formatBytes, formatDuration } from '@vp/net';
 import { MAX_PROJECT_VERSIONS, shareUrl, type DeliveredProject } from '@vp/projects';
 import { Csrf, Notice, Page, Problem, when, type Chrome } from '../views/layout.tsx';
 import { stored } from './composition.ts';
-
-/** "1:05": a length to the second. */
-export const minutes = (ms: number) => {
-  const seconds = Math.round(ms / 1000);
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
-};
 
 export type ProjectView = {
   project: DeliveredProject;
@@ -46,7 +40,7 @@ export function ProjectPage(props: { chrome: Chrome; view: ProjectView }) {
         return (
           <section class="card" aria-labelledby={`v${version.version}`}>
             <h2 id={`v${version.version}`}>Version {version.version}</h2>
-            <p class="muted">{composition.width ?? '?'}×{composition.height ?? '?'} · {minutes(composition.durationMs ?? 0)} · {scenes.length} scene{scenes.length === 1 ? '' : 's'} · saved {when(version.createdAt)}</p>
+            <p class="muted">{composition.width ?? '?'}×{composition.height ?? '?'} · {formatDuration(composition.durationMs ?? 0)} · {scenes.length} scene{scenes.length === 1 ? '' : 's'} · saved {when(version.createdAt)}</p>
             {canWrite ? (
               <form method="post" action={`${base}/versions/${version.version}/exports`}>
                 <Csrf token={props.chrome.csrf} />
@@ -56,7 +50,7 @@ export function ProjectPage(props: { chrome: Chrome; view: ProjectView }) {
             <div class="table-wrap"><table>
               <thead><tr><th>#</th><th>Scene</th><th>Length</th></tr></thead>
               <tbody>{scenes.map((scene, i) => (
-                <tr><td>{i + 1}</td><td><strong>{scene.title ?? scene.kind ?? ''}</strong>{scene.text ? <><br /><span class="muted">{scene.text}</span></> : null}</td><td>{minutes(scene.durationMs ?? 0)}</td></tr>
+                <tr><td>{i + 1}</td><td><strong>{scene.title ?? scene.kind ?? ''}</strong>{scene.text ? <><br /><span class="muted">{scene.text}</span></> : null}</td><td>{formatDuration(scene.durationMs ?? 0)}</td></tr>
               ))}</tbody>
             </table></div>
             {index === 0 ? <Newest view={props.view} version={version.version} composition={version.composition} /> : null}
