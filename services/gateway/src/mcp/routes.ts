@@ -49,13 +49,15 @@ export function mcpRoutes(deps: GatewayDeps, domain: Domain, limiter: RateLimite
     if (c.req.method !== 'POST') {
       return errorResponse(c, 405, { error: `${c.req.method} needs the Mcp-Session-Id of an initialized session; without one, use POST.`, code: 'method_not_allowed' }, { Allow: 'POST' });
     }
-    const body: unknown = await c.req.raw.clone().json().catch(() => undefined);
-    const server = createMcpServer(domain, deps.config, caller, settings.wait, isInitializeRequest(body) ? settings.subscriptions : undefined);
-    if (isInitializeRequest(body)) return startSession(c, settings.sessions, server, caller, { authInfo, parsedBody: body });
+    // Read once here and handed on; a body that is not JSON is left to the transport, which answers it.
+    const parsedBody: unknown = await c.req.raw.clone().json().catch(() => undefined);
+    const initialize = isInitializeRequest(parsedBody);
+    const server = createMcpServer(domain, deps.config, caller, settings.wait, initialize ? settings.subscriptions : undefined);
+    if (initialize) return startSession(c, settings.sessions, server, caller, { authInfo, parsedBody });
     // No session: a server and a transport for this one request, as a stateless client expects.
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     await server.connect(transport);
-    return transport.handleRequest(c.req.raw, { authInfo });
+    return transport.handleRequest(c.req.raw, { authInfo, parsedBody });
   });
   return app;
 }
