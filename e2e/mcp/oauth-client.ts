@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Db } from '@vp/db';
-import { approvedCode, form, pkce } from '@vp/gateway/testing/oauth';
+import { connectClient } from '@vp/gateway/testing/oauth';
 
 /**
  * An MCP client's OAuth state kept in memory, as a desktop assistant keeps it on disk: its
@@ -58,11 +58,8 @@ export async function startCallbackServer() {
  */
 export async function connectedProvider(baseUrl: string, db: Db, accountId: string, redirectUrl: string, clientName: string): Promise<MemoryOAuthProvider> {
   const provider = new MemoryOAuthProvider(redirectUrl, clientName);
-  const registered = await (await fetch(`${baseUrl}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(provider.clientMetadata) })).json() as { client_id: string };
-  provider.saveClientInformation(registered);
-  const { verifier, challenge } = pkce();
-  const code = await approvedCode(db, baseUrl, accountId, { client_id: registered.client_id, redirect_uri: redirectUrl, code_challenge: challenge });
-  const tokens = await fetch(`${baseUrl}/oauth/token`, form({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: redirectUrl, client_id: registered.client_id }));
-  provider.saveTokens(await tokens.json() as OAuthTokens);
+  const { client, tokens } = await connectClient((path, init) => fetch(`${baseUrl}${path}`, init), db, baseUrl, accountId, provider.clientMetadata);
+  provider.saveClientInformation(client);
+  provider.saveTokens(tokens);
   return provider;
 }

@@ -29,14 +29,28 @@ export const form = (params: Record<string, string>): RequestInit => ({
   method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString(),
 });
 
-/** A client registered by RFC 7591, and a new account that connected it: its first tokens, and a way to ask for more. */
-export async function connectedAccount(gateway: { app: { request: (path: string, init?: RequestInit) => Response | Promise<Response> }; config: { baseUrl: string } }, db: Db) {
-  const { account, apiKey } = await seedAccount(db, { credits: 100 });
-  const registered = await json(await gateway.app.request('/oauth/register', withKey(null, { json: { client_name: 'Test assistant', redirect_uris: [REDIRECT] } })));
+/** How a test asks the gateway: its app's `request`, or `fetch` at its address. */
+type Ask = (path: string, init?: RequestInit) => Response | Promise<Response>;
+
+/**
+ * A client registered by RFC 7591 with `metadata`, connected by `accountId` as the consent page
+ * approves it (its first redirect URI): the code traded for tokens, and a way to ask for more.
+ */
+export async function connectClient(ask: Ask, db: Db, baseUrl: string, accountId: string, metadata: { redirect_uris: string[]; [field: string]: unknown }) {
+  const client = await json(await ask('/oauth/register', withKey(null, { json: metadata })));
+  const redirectUri = metadata.redirect_uris[0]!;
   const { verifier, challenge } = pkce();
-  const code = await approvedCode(db, gateway.config.baseUrl, account.id, { client_id: registered.client_id, redirect_uri: REDIRECT, code_challenge: challenge });
-  const token = (params: Record<string, string>) => gateway.app.request('/oauth/token', form({ client_id: registered.client_id, ...params }));
-  const exchanged = await token({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT });
+  const code = await approvedCode(db, baseUrl, accountId, { client_id: client.client_id, redirect_uri: redirectUri, code_challenge: challenge });
+  const token = (params: Record<string, string>) => ask('/oauth/token', form({ client_id: client.client_id, ...params }));
+  const exchanged = await token({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: redirectUri });
   expect(exchanged.status).toBe(200);
-  return { account, apiKey, clientId: registered.client_id as string, tokens: await json(exchanged), token };
+  return { client, tokens: await json(exchanged), token };
+}
+
+/** A client registered by RFC 7591, and a new account that connected it: its first tokens, and a way to ask for more. */
+export async function connectedAccount(gateway: { app: { request: Ask }; config: { baseUrl: string } }, db: Db) {
+  const { account, apiKey } = await seedAccount(db, { credits: 100 });
+  const ask: Ask = (path, init) => gateway.app.request(path, init);
+  const { client, tokens, token } = await connectClient(ask, db, gateway.config.baseUrl, account.id, { client_name: 'Test assistant', redirect_uris: [REDIRECT] });
+  return { account, apiKey, clientId: client.client_id as string, tokens, token };
 }
