@@ -6,7 +6,8 @@ import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { describe, expect } from 'vitest';
 import { freePort } from '@vp/devstack';
 import { serveApp } from '@vp/gateway/server';
-import { seedAccount, test } from '@vp/testing';
+import { REDIRECT } from '@vp/gateway/testing/oauth';
+import { seedAccount, test, waitFor } from '@vp/testing';
 import { createTestStack } from '../stack.ts';
 import { connectedProvider, type MemoryOAuthProvider } from './oauth-client.ts';
 
@@ -28,8 +29,6 @@ const it = test.extend('stack', { scope: 'file' }, async ({ database }, { onClea
   return { ...stack, baseUrl };
 });
 
-const REDIRECT = 'http://127.0.0.1:7777/callback';
-
 /** An assistant's MCP client, in a session of its own (the SDK initializes one, then listens on GET). */
 async function connect(baseUrl: string, provider: MemoryOAuthProvider, sessionId?: string) {
   const client = new Client({ name: 'subscribing-assistant', version: '1.0.0' });
@@ -38,15 +37,6 @@ async function connect(baseUrl: string, provider: MemoryOAuthProvider, sessionId
   const updated: string[] = [];
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => void updated.push(notification.params.uri));
   return { client, transport, updated };
-}
-
-/** Waits (a bounded while) until `check` holds. */
-async function eventually(check: () => boolean, what: string, ms = 20_000) {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await sleep(100);
-  }
 }
 
 const refusal = (error: unknown) => (error instanceof StreamableHTTPError ? error.code : error);
@@ -70,7 +60,7 @@ describe('production resources: subscriptions in an MCP session', { timeout: 240
     // Greenlit: the stage moves on, and the subscriber is told; it reads the resource again for the content.
     const greenlit = await client.callTool({ name: 'greenlight', arguments: { id, pitchVersion: production.pitch.version } });
     expect(greenlit.isError).toBeFalsy();
-    await eventually(() => updated.includes(uri), 'the update for the greenlight');
+    await waitFor(() => updated.includes(uri), { what: 'the update for the greenlight', intervalMs: 100 });
     expect(updated.every((u) => u === uri)).toBe(true);
     const read = await client.readResource({ uri });
     expect(read.contents[0]).toMatchObject({ uri, mimeType: 'text/markdown' });
