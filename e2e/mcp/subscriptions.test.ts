@@ -1,5 +1,4 @@
 import type { Server } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -39,6 +38,16 @@ async function connect(baseUrl: string, provider: MemoryOAuthProvider, sessionId
   return { client, transport, updated };
 }
 
+/** A production of the client's account, created by its tool and waited for until its pitch is ready. */
+async function pitchReady(client: Client, intent: string) {
+  const created = await client.callTool({ name: 'create_production', arguments: { brief: { intent, format: { durationMs: 5000 } } } });
+  const { id } = (created.structuredContent as { production: { id: string } }).production;
+  const ready = await client.callTool({ name: 'wait_for_production', arguments: { id, timeoutSeconds: 120 } }, undefined, { timeout: 130_000 });
+  const { production } = ready.structuredContent as { production: { stage: string; pitch: { version: number } } };
+  expect(production.stage).toBe('pitch_ready');
+  return { id, uri: `production://${id}`, pitchVersion: production.pitch.version };
+}
+
 const refusal = (error: unknown) => (error instanceof StreamableHTTPError ? error.code : error);
 
 describe('production resources: subscriptions in an MCP session', { timeout: 240_000 }, () => {
@@ -49,16 +58,14 @@ describe('production resources: subscriptions in an MCP session', { timeout: 240
     expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(client.getServerCapabilities()?.resources?.subscribe).toBe(true);
 
-    const created = await client.callTool({ name: 'create_production', arguments: { brief: { intent: 'Announce resource subscriptions', format: { durationMs: 5000 } } } });
-    const { id } = (created.structuredContent as { production: { id: string } }).production;
-    const ready = await client.callTool({ name: 'wait_for_production', arguments: { id, timeoutSeconds: 120 } }, undefined, { timeout: 130_000 });
-    const { production } = ready.structuredContent as { production: { stage: string; pitch: { version: number } } };
-    expect(production.stage).toBe('pitch_ready');
-    const uri = `production://${id}`;
-    await client.subscribeResource({ uri });
+    const { id, uri, pitchVersion } = await pitchReady(client, 'Announce resource subscriptions');
+    // Two witnesses, watched after it (a session reads what it watches in the order subscribed):
+    // their changes, heard, prove that the session has read again since it was cancelled.
+    const [early, last] = [await pitchReady(client, 'First witness'), await pitchReady(client, 'Second witness')];
+    for (const watched of [uri, early.uri, last.uri]) await client.subscribeResource({ uri: watched });
 
     // Greenlit: the stage moves on, and the subscriber is told; it reads the resource again for the content.
-    const greenlit = await client.callTool({ name: 'greenlight', arguments: { id, pitchVersion: production.pitch.version } });
+    const greenlit = await client.callTool({ name: 'greenlight', arguments: { id, pitchVersion } });
     expect(greenlit.isError).toBeFalsy();
     await waitFor(() => updated.includes(uri), { what: 'the update for the greenlight', intervalMs: 100 });
     expect(updated.every((u) => u === uri)).toBe(true);
@@ -67,11 +74,17 @@ describe('production resources: subscriptions in an MCP session', { timeout: 240
 
     // Unsubscribed: a cancellation (a change) is not sent.
     await client.unsubscribeResource({ uri });
-    const before = updated.length;
+    const before = updated.filter((u) => u === uri).length;
     const cancelled = await client.callTool({ name: 'cancel', arguments: { id } });
     expect((cancelled.structuredContent as { production: { stage: string } }).production.stage).toBe('cancelled');
-    await sleep(2000);
-    expect(updated.length).toBe(before);
+    // The last-watched witness, cancelled and heard: the read that told it has ended. The other,
+    // cancelled only then, is heard from a later read, which began after the cancellation above
+    // and would have told it first.
+    for (const witness of [last, early]) {
+      await client.callTool({ name: 'cancel', arguments: { id: witness.id } });
+      await waitFor(() => updated.includes(witness.uri), { what: `the update for the witness ${witness.uri}`, intervalMs: 100 });
+    }
+    expect(updated.filter((u) => u === uri)).toHaveLength(before);
 
     // A production the account cannot see is no resource of its.
     await expect(client.subscribeResource({ uri: 'production://00000000-0000-4000-8000-000000000000' })).rejects.toThrow(/No such resource/);
