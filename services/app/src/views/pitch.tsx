@@ -1,8 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource hono/jsx */
 import type { Pitch } from '@vp/contracts';
-
-/** "0:00–0:03": where a shot sits in the video. */
-const clock = (ms: number) => `${Math.floor(ms / 60_000)}:${String(Math.floor((ms % 60_000) / 1000)).padStart(2, '0')}`;
+import { formatDuration } from '@vp/net';
 
 /** The pitch as people read it: title, summary, and each shot with its timing, visual, on-screen text and voiceover. */
 export function PitchView({ pitch }: { pitch: Pitch }) {
@@ -23,7 +21,7 @@ export function PitchView({ pitch }: { pitch: Pitch }) {
           <li class="shot">
             {shot.previewUrl ? <img src={shot.previewUrl} alt={`Storyboard still of shot ${shot.index + 1}: ${shot.title}`} width={320} height={180} loading="lazy" /> : null}
             <div>
-              <h3>{shot.title} <span class="muted">{clock(from)}–{clock(to)}</span></h3>
+              <h3>{shot.title} <span class="muted">{formatDuration(from)}–{formatDuration(to)}</span></h3>
               <dl class="pairs">
                 <dt>Visual</dt><dd>{shot.visual}</dd>
                 {shot.text ? <><dt>On screen</dt><dd>{shot.text}</dd></> : null}
