@@ -15,7 +15,7 @@ import { formatFigures, verdicts } from './figures.ts';
 const PRODUCTIONS = 10;
 
 describe('productions while the worker and the render worker are SIGKILLed at random moments', () => {
-  test(`${PRODUCTIONS} of them: all end, each charged once and only if delivered or refunded, each event delivered once, no workflow stuck`, async ({ database }) => {
+  test(`${PRODUCTIONS} of them: all end, each charged once and only if delivered or refunded, no event sent again once delivered, no workflow stuck`, async ({ database }) => {
     const dataDir = await mkdtemp(join(tmpdir(), 'vp-chaos-'));
     try {
       const figures = await runChaos({

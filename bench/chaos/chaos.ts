@@ -113,7 +113,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosFigures> {
     const settled = await settleWorkflows(client, options.taskQueuePrefix, { quietMs: 15_000 });
     return {
       ...await ledgerFigures(db, ids),
-      ...await webhookFigures(db, ids, receiver.arrivals, (id) => endpoints.get(id) ?? ''),
+      ...await webhookFigures(db, ids, receiver.arrivals, (id) => endpoints.get(id) ?? '', Math.min(...config.webhooks.retryScheduleMs)),
       openProductions: await openProductionWorkflows(client, taskQueue('productions', options.taskQueuePrefix)),
       retrying: settled.retrying,
       kills: { worker: services[0]!.kills, renderWorker: services[1]!.kills },

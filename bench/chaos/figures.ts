@@ -23,10 +23,22 @@ export type ChaosFigures = {
   ledgerMismatches: string[];
   /** Webhook deliveries by status (one per event and endpoint). Goal: all succeeded. */
   deliveries: Record<string, number>;
-  /** Requests the receiver had; events that arrived at an endpoint more than once (goal: 0); succeeded deliveries that never arrived (goal: 0). */
+  /** Requests the receiver had; succeeded deliveries that never arrived (goal: 0). */
   arrivals: number;
-  doubleDeliveries: number;
   missing: number;
+  /**
+   * Events that arrived at one endpoint more than once: sent again because the answer to a send
+   * was lost (its worker SIGKILLed before recording it, or the answer later than
+   * WEBHOOK_TIMEOUT_MS). No sender can tell such a send from one that never arrived, which is
+   * why receivers dedupe on `Service-Event-Id`; what the goals hold is that nothing is sent once
+   * its answer was recorded, and that a send is repeated only after a retry's wait.
+   */
+  resentEvents: number;
+  /** Requests that arrived after their delivery's success was recorded. Goal: 0. */
+  sentAfterRecorded: number;
+  /** Repeats that arrived sooner than `minRepeatGapMs` after the one before: two sends at once. Goal: 0. */
+  hastyRepeats: number;
+  minRepeatGapMs: number;
   /** Open production workflows (goal: 0) and open workflows retrying a step (goal: 0). */
   openProductions: number;
   retrying: Retrying[];
@@ -65,17 +77,45 @@ export async function ledgerFigures(db: Db, ids: string[]) {
   };
 }
 
-/** The webhooks' side: deliveries as recorded, and what the receiver had. */
-export async function webhookFigures(db: Db, ids: string[], arrivals: Arrival[], endpointPath: (endpointId: string) => string) {
+/**
+ * The webhooks' side: deliveries as recorded, and what the receiver had. `minRepeatGapMs` is the
+ * shortest wait before a send is repeated (the first retry's; a lost claim lapses later still).
+ */
+export async function webhookFigures(
+  db: Db, ids: string[], arrivals: Arrival[], endpointPath: (endpointId: string) => string, minRepeatGapMs: number,
+) {
   const deliveries = await db.webhookDelivery.findMany({
-    where: { event: { productionId: { in: ids } } }, select: { status: true, eventId: true, endpointId: true },
+    where: { event: { productionId: { in: ids } } }, select: { status: true, eventId: true, endpointId: true, deliveredAt: true },
   });
   const byStatus: Record<string, number> = {};
   for (const d of deliveries) byStatus[d.status] = (byStatus[d.status] ?? 0) + 1;
-  const arrived = new Map<string, number>();
-  for (const a of arrivals) arrived.set(`${a.path} ${a.eventId}`, (arrived.get(`${a.path} ${a.eventId}`) ?? 0) + 1);
-  const missing = deliveries.filter((d) => d.status === 'succeeded' && !arrived.has(`${endpointPath(d.endpointId)} ${d.eventId}`)).length;
-  return { deliveries: byStatus, arrivals: arrivals.length, doubleDeliveries: [...arrived.values()].filter((n) => n > 1).length, missing };
+  const recorded = deliveries.map((d) => ({ ...d, path: endpointPath(d.endpointId) }));
+  return { deliveries: byStatus, ...arrivalFigures(recorded, arrivals, minRepeatGapMs) };
+}
+
+export type RecordedDelivery = { path: string; eventId: string; status: string; deliveredAt: Date | null };
+
+/** The receiver's arrivals held against the deliveries as recorded: see `ChaosFigures`. */
+export function arrivalFigures(deliveries: RecordedDelivery[], arrivals: Arrival[], minRepeatGapMs: number) {
+  // Each endpoint's arrivals of each event, in the order they came.
+  const arrived = new Map<string, number[]>();
+  for (const a of [...arrivals].sort((x, y) => x.at - y.at)) {
+    const key = `${a.path} ${a.eventId}`;
+    arrived.set(key, [...arrived.get(key) ?? [], a.at]);
+  }
+  let sentAfterRecorded = 0;
+  let missing = 0;
+  for (const d of deliveries) {
+    const times = arrived.get(`${d.path} ${d.eventId}`) ?? [];
+    if (d.status === 'succeeded' && times.length === 0) missing++;
+    if (d.deliveredAt) sentAfterRecorded += times.filter((at) => at > d.deliveredAt!.getTime()).length;
+  }
+  let hastyRepeats = 0;
+  for (const times of arrived.values()) times.slice(1).forEach((at, i) => { if (at - times[i]! < minRepeatGapMs) hastyRepeats++; });
+  return {
+    arrivals: arrivals.length, missing, sentAfterRecorded, hastyRepeats, minRepeatGapMs,
+    resentEvents: [...arrived.values()].filter((times) => times.length > 1).length,
+  };
 }
 
 /** Production workflows of the run still open. */
@@ -93,7 +133,7 @@ export function verdicts(f: ChaosFigures): [string, boolean][] {
     [`every production in a final stage (${f.notTerminal} not)`, f.notTerminal === 0],
     [`charges = delivered + refunded (${f.charged} = ${f.delivered} + ${f.refunded})`, f.charged === f.delivered + f.refunded && f.ledgerMismatches.length === 0],
     [`0 double charges (${f.doubleCharges}; double refunds ${f.doubleRefunds})`, f.doubleCharges === 0 && f.doubleRefunds === 0],
-    [`0 double deliveries of an event id to one endpoint (${f.doubleDeliveries})`, f.doubleDeliveries === 0],
+    [`0 events sent again once their delivery was recorded (${f.sentAfterRecorded}), none twice within ${f.minRepeatGapMs} ms (${f.hastyRepeats})`, f.sentAfterRecorded === 0 && f.hastyRepeats === 0],
     [`every delivery succeeded and arrived (${JSON.stringify(f.deliveries)}, ${f.missing} missing)`, Object.keys(f.deliveries).every((s) => s === 'succeeded') && f.missing === 0],
     [`0 workflows stuck (${f.openProductions} production workflows open, ${f.retrying.length} retrying a step)`, f.openProductions === 0 && f.retrying.length === 0],
   ];
@@ -105,7 +145,8 @@ export function formatFigures(f: ChaosFigures): string {
     `  productions         ${f.productions} in ${f.seconds.toFixed(0)} s (${stages}); greenlights tried again ${f.greenlightRetries} times`,
     `  SIGKILLs            ${f.kills.worker + f.kills.renderWorker} (worker ${f.kills.worker}, render worker ${f.kills.renderWorker})`,
     `  ledger              ${f.charged} charged = ${f.delivered} delivered + ${f.refunded} refunded; double charges ${f.doubleCharges}, double refunds ${f.doubleRefunds}`,
-    `  webhooks            ${f.arrivals} requests arrived; deliveries ${JSON.stringify(f.deliveries)}; double deliveries ${f.doubleDeliveries}; missing ${f.missing}`,
+    `  webhooks            ${f.arrivals} requests arrived; deliveries ${JSON.stringify(f.deliveries)}; missing ${f.missing}; sent after recorded ${f.sentAfterRecorded}`,
+    `                      events resent after a lost answer ${f.resentEvents} (receivers dedupe on Service-Event-Id); repeats within ${f.minRepeatGapMs} ms ${f.hastyRepeats}`,
     `  Temporal            open production workflows ${f.openProductions}; retrying a step ${f.retrying.length}`,
     ...f.ledgerMismatches.map((m) => `  mismatch: ${m}`),
     ...f.retrying.map((r) => `  retrying: ${r.workflowId} (${r.type}): ${r.why}`),
