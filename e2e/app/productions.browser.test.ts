@@ -211,7 +211,8 @@ describe('productions in a real browser', { timeout: BROWSER_TEST_MS + RENDER_MS
       await owner.getByLabel(/What should change/).fill(`Shorter, please ${EVIL}`);
       await owner.getByRole('button', { name: 'Ask for a new pitch' }).click();
       await owner.getByText('Your comments are with the writer').waitFor();
-      await expect(owner.getByText(`Shorter, please ${EVIL}`).isVisible()).resolves.toBe(true);
+      // Exactly the comment as written: once the next pitch is in, it is quoted there too ("In answer to …").
+      await expect(owner.getByText(`Shorter, please ${EVIL}`, { exact: true }).first().isVisible()).resolves.toBe(true);
       expect(await ranScript(owner)).toBeNull();
       await owner.getByRole('button', { name: 'Cancel the production' }).click();
       await owner.getByText('Cancelled.').waitFor();
