@@ -101,7 +101,9 @@ export function arrivalFigures(deliveries: RecordedDelivery[], arrivals: Arrival
   const arrived = new Map<string, number[]>();
   for (const a of [...arrivals].sort((x, y) => x.at - y.at)) {
     const key = `${a.path} ${a.eventId}`;
-    arrived.set(key, [...arrived.get(key) ?? [], a.at]);
+    const times = arrived.get(key) ?? [];
+    times.push(a.at);
+    arrived.set(key, times);
   }
   let sentAfterRecorded = 0;
   let missing = 0;

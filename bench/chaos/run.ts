@@ -2,7 +2,8 @@
  * bench/chaos: productions through the API to delivery while the worker and the render worker
  * are SIGKILLed at random moments and restarted. Goals: every production ends; charges =
  * delivered + refunded; 0 double charges; 0 events sent again once their delivery was recorded
- * (a send whose answer a kill lost is sent again, as at-least-once delivery must); 0 workflows stuck. The CI runs 10 productions (bench/chaos/chaos.test.ts).
+ * (a send whose answer a kill lost is sent again, as at-least-once delivery must); 0 workflows
+ * stuck. The CI runs 10 productions (bench/chaos/chaos.test.ts).
  *
  *   pnpm tsx bench/chaos/run.ts [--productions 100] [--concurrency 6] [--kill-every 12000-30000] [--seed 40]
  */
